@@ -1,0 +1,32 @@
+package io.locus.memcached.cache;
+
+import java.util.Arrays;
+
+/** A key as map key: the bytes (not copied, never modified) with a precomputed, well-mixed hash. */
+final class ByteKey {
+    final byte[] bytes;
+    private final int hash;
+
+    ByteKey(byte[] bytes) {
+        this.bytes = bytes;
+        // Arrays.hashCode is weak in the low bits for short ASCII keys; a murmur3 finaliser spreads it so the
+        // partition index (low bits) and HashMap buckets are balanced.
+        int h = Arrays.hashCode(bytes);
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        this.hash = h;
+    }
+
+    @Override
+    public int hashCode() {
+        return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ByteKey other && other.hash == hash && Arrays.equals(other.bytes, bytes);
+    }
+}

@@ -1,0 +1,284 @@
+package io.locus.memcached.cache;
+
+import java.util.HashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One DLC partition: a byte-bounded map plus one LRU queue per (tenant slot, deadline class). Every public
+ * method takes the partition's lock for its whole duration; nothing here calls out while holding it.
+ */
+final class CachePartition {
+    /*
+     * Why queues are keyed by (tenant, class): the victim search looks only at queue heads. That is exact only
+     * if all items in one queue share the same multiplier c^q * mu(tenant); with fairness on, mu differs per
+     * tenant, so each tenant needs its own queues (spec §1.3, §1.4). With fairness off the extra queues cost a
+     * few more head comparisons (at most maxTenants * Q) but no accuracy.
+     */
+    private static final double MU_FLOOR = 1.0 / 64;
+
+    final ReentrantLock lock = new ReentrantLock();
+    private final long capacityBytes;
+    private final DeadlineClasses classes;
+    private final TenantSlots slots;
+    private final DeadlineCacheConfig config;
+    private final HashMap<ByteKey, Entry> map = new HashMap<>();
+    private final LruQueue[][] queues;
+    private long usedBytes;
+    final long[] bytesBySlot;
+    final long[] itemsBySlot;
+    final long[] hits;
+    final long[] misses;
+    final long[] evictions;
+    final long[] expirations;
+
+    CachePartition(long capacityBytes, DeadlineClasses classes, TenantSlots slots, DeadlineCacheConfig config) {
+        this.capacityBytes = capacityBytes;
+        this.classes = classes;
+        this.slots = slots;
+        this.config = config;
+        int n = slots.maxSlots();
+        this.queues = new LruQueue[n][classes.queues()];
+        for (LruQueue[] row : queues) {
+            for (int q = 0; q < row.length; q++) {
+                row[q] = new LruQueue();
+            }
+        }
+        bytesBySlot = new long[n];
+        itemsBySlot = new long[n];
+        hits = new long[n];
+        misses = new long[n];
+        evictions = new long[n];
+        expirations = new long[n];
+    }
+
+    long capacityBytes() {
+        return capacityBytes;
+    }
+
+    long usedBytes() {
+        lock.lock();
+        try {
+            return usedBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    int itemCount() {
+        lock.lock();
+        try {
+            return map.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    CachedItem get(ByteKey key, long deadlineNanos, int requesterSlot, long nowNanos) {
+        lock.lock();
+        try {
+            Entry e = map.get(key);
+            if (e == null) {
+                misses[requesterSlot]++;
+                return null;
+            }
+            if (e.expired(nowNanos)) {
+                remove(e);
+                expirations[e.slot]++;
+                misses[requesterSlot]++;
+                return null;
+            }
+            if (deadlineNanos != DeadlineCache.NO_DEADLINE) {
+                e.deadlineNanos = nextDeadline(e.deadlineNanos, deadlineNanos);
+            }
+            LruQueue from = queues[e.slot][e.deadlineClass];
+            from.unlink(e);
+            e.deadlineClass = classes.classOf(e.deadlineNanos);
+            e.lastAccessNanos = nowNanos;
+            queues[e.slot][e.deadlineClass].addTail(e);
+            hits[requesterSlot]++;
+            return snapshot(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long nextDeadline(long stored, long requested) {
+        if (config.classPolicy() == ClassPolicy.LATEST || stored == DeadlineCache.NO_DEADLINE) {
+            return requested;
+        }
+        return Math.min(stored, requested);
+    }
+
+    /** Stores an item; returns false (after dropping any older copy) if it cannot be cached. */
+    boolean put(ByteKey key, byte[] value, int clientFlags, long ttlNanos, long casUnique, long deadlineNanos,
+            int slot, boolean overwrite, long nowNanos) {
+        long size = DeadlineCache.sizeOf(key.bytes.length, value.length);
+        lock.lock();
+        try {
+            Entry old = map.get(key);
+            if (old != null) {
+                if (!overwrite && !old.expired(nowNanos)) {
+                    return false;
+                }
+                remove(old);
+                if (old.expired(nowNanos)) {
+                    expirations[old.slot]++;
+                }
+            }
+            if (ttlNanos <= 0 || size > config.maxItemSizeBytes() || size > capacityBytes) {
+                return false;
+            }
+            while (usedBytes + size > capacityBytes) {
+                Entry victim = pickVictim(nowNanos);
+                remove(victim);
+                if (victim.expired(nowNanos)) {
+                    expirations[victim.slot]++;
+                } else {
+                    evictions[victim.slot]++;
+                }
+            }
+            long expiresAt = expiryOf(ttlNanos, nowNanos);
+            int q = classes.classOf(deadlineNanos);
+            Entry e = new Entry(key, value, clientFlags, casUnique, size, slot, expiresAt, deadlineNanos, q, nowNanos);
+            map.put(key, e);
+            queues[slot][q].addTail(e);
+            usedBytes += size;
+            bytesBySlot[slot] += size;
+            itemsBySlot[slot]++;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    static long expiryOf(long ttlNanos, long nowNanos) {
+        if (ttlNanos == DeadlineCache.NEVER_EXPIRES || nowNanos > Long.MAX_VALUE - ttlNanos) {
+            return Long.MAX_VALUE;
+        }
+        return nowNanos + ttlNanos;
+    }
+
+    boolean touch(ByteKey key, long ttlNanos, long nowNanos) {
+        lock.lock();
+        try {
+            Entry e = map.get(key);
+            if (e == null) {
+                return false;
+            }
+            if (e.expired(nowNanos) || ttlNanos <= 0) {
+                remove(e);
+                expirations[e.slot]++;
+                return false;
+            }
+            e.expiresAtNanos = expiryOf(ttlNanos, nowNanos);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean invalidate(ByteKey key) {
+        lock.lock();
+        try {
+            Entry e = map.get(key);
+            if (e == null) {
+                return false;
+            }
+            remove(e);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void clear() {
+        lock.lock();
+        try {
+            map.clear();
+            for (LruQueue[] row : queues) {
+                for (LruQueue q : row) {
+                    q.clear();
+                }
+            }
+            usedBytes = 0;
+            java.util.Arrays.fill(bytesBySlot, 0);
+            java.util.Arrays.fill(itemsBySlot, 0);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void remove(Entry e) {
+        map.remove(e.key);
+        queues[e.slot][e.deadlineClass].unlink(e);
+        usedBytes -= e.sizeBytes;
+        bytesBySlot[e.slot] -= e.sizeBytes;
+        itemsBySlot[e.slot]--;
+    }
+
+    /**
+     * The head with the largest effective age {@code (now - lastAccess) * c^q * mu(tenant)}; expired heads
+     * count as infinitely old. Ties: larger class, then larger item, then older access. With the hard
+     * over-quota rule, only heads of tenants over quota compete while any tenant is over quota.
+     */
+    private Entry pickVictim(long nowNanos) {
+        int slotCount = slots.allocatedSlots();
+        boolean restrict = false;
+        if (config.hardOverQuota()) {
+            for (int s = 0; s < slotCount && !restrict; s++) {
+                restrict = bytesBySlot[s] > slots.quotaBytes(s, capacityBytes);
+            }
+        }
+        Entry best = null;
+        double bestScore = -1;
+        for (int s = 0; s < slotCount; s++) {
+            if (itemsBySlot[s] == 0) {
+                continue;
+            }
+            long quota = slots.quotaBytes(s, capacityBytes);
+            if (restrict && bytesBySlot[s] <= quota) {
+                continue;
+            }
+            double mu = config.fairnessEnabled() ? usageFactor(bytesBySlot[s], quota) : 1;
+            for (int q = 0; q < queues[s].length; q++) {
+                Entry head = queues[s][q].head;
+                if (head == null) {
+                    continue;
+                }
+                double score = head.expired(nowNanos) ? Double.POSITIVE_INFINITY
+                        : (double) (nowNanos - head.lastAccessNanos) * classes.multiplier(q) * mu;
+                if (best == null || score > bestScore || (score == bestScore && winsTie(head, best))) {
+                    best = head;
+                    bestScore = score;
+                }
+            }
+        }
+        if (best == null) {
+            throw new IllegalStateException("no eviction candidate with used bytes " + usedBytes
+                    + " of capacity " + capacityBytes + " (expected: a non-empty queue)");
+        }
+        return best;
+    }
+
+    static double usageFactor(long bytes, long quota) {
+        if (quota <= 0) {
+            return 1;
+        }
+        return Math.max(MU_FLOOR, Math.min(1.0, (double) bytes / quota));
+    }
+
+    private static boolean winsTie(Entry a, Entry b) {
+        if (a.deadlineClass != b.deadlineClass) {
+            return a.deadlineClass > b.deadlineClass;
+        }
+        if (a.sizeBytes != b.sizeBytes) {
+            return a.sizeBytes > b.sizeBytes;
+        }
+        return a.lastAccessNanos < b.lastAccessNanos;
+    }
+
+    private CachedItem snapshot(Entry e) {
+        return new CachedItem(e.key.bytes, e.value, e.clientFlags, e.casUnique, e.expiresAtNanos, e.deadlineNanos,
+                e.deadlineClass, slots.name(e.slot));
+    }
+}

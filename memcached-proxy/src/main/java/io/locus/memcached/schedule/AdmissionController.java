@@ -1,0 +1,152 @@
+package io.locus.memcached.schedule;
+
+import java.util.List;
+
+/**
+ * Admission control of one backend (spec §1.7): predicts when a ticket at queue position {@code p} will
+ * finish, and tunes a safety factor {@code kappa} so that the fraction of admitted hard tickets that miss
+ * stays near {@code target_miss}.
+ *
+ * <p>Prediction: {@code F(p) = now + kappa * kappaLevel * (waitSlots * sMean / W + sQ)} with
+ * {@code waitSlots = max(0, inflight + p - W + 1)} (completions the ticket waits for), {@code sMean / W} the
+ * time per completion when the backend is saturated (Little's law) and {@code sQ} the service-time quantile
+ * for the ticket's own service. Feedback: once per epoch, if the miss fraction {@code m} of completed hard
+ * tickets exceeds the target, {@code kappa *= 1.10} (at most kappaMax); if {@code m < target / 2},
+ * {@code kappa /= 1.05} (at least kappaMin).
+ *
+ * <p>Not thread-safe: confined to the backend's owner thread, like its {@link DeadlineScheduler}.
+ */
+public final class AdmissionController {
+    /*
+     * Design note. [MF L452-L454] only says the scheduler "uses the past response time information to generate
+     * estimates ... including the queuing delay" and rejects requests that would miss or make others miss;
+     * [MF L170] calls the number of requests that must meet their deadline "a tunable parameter". Everything
+     * concrete here is the decision of spec §1.7 / §3 row 9: EWMA mean for the queue, quantile for the own
+     * service, a multiplicative kappa controller on the observed miss fraction. Tickets already predicted to
+     * miss are ignored by the "others" check, so one hopeless ticket cannot block all admissions.
+     */
+    private static final double KAPPA_UP = 1.10;
+    private static final double KAPPA_DOWN = 1.05;
+
+    private final SchedulerConfig config;
+    private final LatencyModel model;
+    private final long guardNanos;
+    private final long epochNanos;
+    private double kappa = 1.0;
+    private long epochStartNanos;
+    private boolean epochStarted;
+    private long epochMet;
+    private long epochMissed;
+    private long totalMet;
+    private long totalMissed;
+
+    /** A controller with a fresh {@link LatencyModel}. */
+    public AdmissionController(SchedulerConfig config) {
+        this.config = config;
+        this.model = new LatencyModel(config);
+        this.guardNanos = config.guard().toNanos();
+        this.epochNanos = config.epoch().toNanos();
+    }
+
+    /** The backend's latency model. */
+    public LatencyModel model() {
+        return model;
+    }
+
+    /** Current feedback factor, in {@code [kappaMin, kappaMax]}. */
+    public double kappa() {
+        return kappa;
+    }
+
+    /** Guard between predicted finish and deadline, in nanoseconds. */
+    public long guardNanos() {
+        return guardNanos;
+    }
+
+    /**
+     * Predicted finish instant of a ticket that would sit at queue index {@code position}.
+     *
+     * @param nowNanos current time
+     * @param inflight tickets dispatched and not completed
+     * @param position tickets ahead of it in the queue
+     * @param kappaLevel the tenant's service-level inflation (1 for none)
+     */
+    public long predictFinishNanos(long nowNanos, int inflight, int position, double kappaLevel) {
+        double waitSlots = Math.max(0, inflight + position - config.window() + 1);
+        double slotNanos = model.meanNanos() / config.window();
+        return nowNanos + (long) (kappa * kappaLevel * (waitSlots * slotNanos + model.quantileNanos()));
+    }
+
+    /**
+     * True if inserting a ticket at {@code position} keeps every queued hard ticket behind it that is now
+     * predicted to meet its deadline still predicted to meet it (each is pushed back one service slot).
+     */
+    public <T> boolean othersStillMeet(List<Ticket<T>> queue, int position, long nowNanos, int inflight) {
+        double shift = kappa * model.meanNanos() / config.window();
+        for (int j = position; j < queue.size(); j++) {
+            Ticket<T> t = queue.get(j);
+            if (!t.hard()) {
+                continue;
+            }
+            long slack = t.deadlineAtNanos() - guardNanos - predictFinishNanos(nowNanos, inflight, j, 1.0);
+            if (slack >= 0 && slack < shift) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Feeds one completed backend request into the model. */
+    public void observeService(long serviceNanos) {
+        model.observe(serviceNanos);
+    }
+
+    /**
+     * Records the outcome of an admitted hard ticket (completed or dropped) and runs the epoch controller
+     * when an epoch has passed.
+     */
+    public void recordOutcome(boolean met, long nowNanos) {
+        rollEpoch(nowNanos);
+        if (met) {
+            epochMet++;
+            totalMet++;
+        } else {
+            epochMissed++;
+            totalMissed++;
+        }
+    }
+
+    /** Runs the kappa controller if at least one epoch passed since the current one started. */
+    public void rollEpoch(long nowNanos) {
+        if (!epochStarted) {
+            epochStarted = true;
+            epochStartNanos = nowNanos;
+            return;
+        }
+        if (nowNanos - epochStartNanos < epochNanos) {
+            return;
+        }
+        long outcomes = epochMet + epochMissed;
+        if (outcomes > 0) {
+            double missFraction = (double) epochMissed / outcomes;
+            if (missFraction > config.targetMiss()) {
+                kappa = Math.min(config.kappaMax(), kappa * KAPPA_UP);
+            } else if (missFraction < config.targetMiss() / 2) {
+                kappa = Math.max(config.kappaMin(), kappa / KAPPA_DOWN);
+            }
+        }
+        epochMet = 0;
+        epochMissed = 0;
+        epochStartNanos = nowNanos;
+    }
+
+    /** Admitted hard tickets that met their deadline, since start. */
+    public long totalMet() {
+        return totalMet;
+    }
+
+    /** Admitted hard tickets that missed (late or dropped), since start. */
+    public long totalMissed() {
+        return totalMissed;
+    }
+}

@@ -1,0 +1,87 @@
+package io.locus.memcached.schedule;
+
+/**
+ * A slot in one backend's queue (MicroFuge's scheduler ticket): from admission until the backend answered.
+ * Created only by {@link DeadlineScheduler#offer}; its mutable state is confined to the scheduler's thread.
+ *
+ * @param <T> the caller's payload (for the proxy: the pending backend request)
+ */
+public final class Ticket<T> {
+    /** Life cycle of a ticket; every ticket ends in exactly one of the last three states. */
+    public enum State { QUEUED, DISPATCHED, COMPLETED, CANCELLED, EXPIRED }
+
+    private final TicketRequest request;
+    private final T payload;
+    private final long deadlineAtNanos;
+    private final long sequence;
+    private final long predictedFinishNanos;
+    int demotions;
+    boolean frozen;
+    State state = State.QUEUED;
+    long dispatchedAtNanos = -1;
+    long completedAtNanos = -1;
+
+    Ticket(TicketRequest request, T payload, long deadlineAtNanos, long sequence, long predictedFinishNanos) {
+        this.request = request;
+        this.payload = payload;
+        this.deadlineAtNanos = deadlineAtNanos;
+        this.sequence = sequence;
+        this.predictedFinishNanos = predictedFinishNanos;
+    }
+
+    /** The request this ticket was issued for. */
+    public TicketRequest request() {
+        return request;
+    }
+
+    /** The caller's payload. */
+    public T payload() {
+        return payload;
+    }
+
+    /** Absolute deadline on the scheduler's clock: arrival + deadline (nominal for best-effort). */
+    public long deadlineAtNanos() {
+        return deadlineAtNanos;
+    }
+
+    /** Admission order at this scheduler (EDF tie-break). */
+    public long sequence() {
+        return sequence;
+    }
+
+    /** Finish time predicted at admission (the "expected response time" of [MF L436, L486]). */
+    public long predictedFinishNanos() {
+        return predictedFinishNanos;
+    }
+
+    /** How many later tickets were inserted ahead of this one; never more than {@code max_demotions}. */
+    public int demotions() {
+        return demotions;
+    }
+
+    /** Current state. */
+    public State state() {
+        return state;
+    }
+
+    /** Dispatch instant, or -1 if not dispatched. */
+    public long dispatchedAtNanos() {
+        return dispatchedAtNanos;
+    }
+
+    /** Completion instant, or -1 if not completed. */
+    public long completedAtNanos() {
+        return completedAtNanos;
+    }
+
+    /** True if this is a hard-deadline ticket (reads only). */
+    public boolean hard() {
+        return request.hard();
+    }
+
+    @Override
+    public String toString() {
+        return "Ticket[" + request.tenant() + " #" + sequence + " " + (hard() ? "hard" : "best-effort")
+                + " D=" + deadlineAtNanos + " " + state + " demotions=" + demotions + "]";
+    }
+}

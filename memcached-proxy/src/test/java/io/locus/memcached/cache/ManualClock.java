@@ -1,0 +1,17 @@
+package io.locus.memcached.cache;
+
+import java.util.function.LongSupplier;
+
+/** A clock the test moves by hand, in nanoseconds. */
+final class ManualClock implements LongSupplier {
+    long nowNanos;
+
+    @Override
+    public long getAsLong() {
+        return nowNanos;
+    }
+
+    void advanceMillis(long millis) {
+        nowNanos += millis * 1_000_000;
+    }
+}

@@ -1,0 +1,95 @@
+package io.locus.memcached.schedule;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ServiceLevelsTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    private final ServiceLevels levels = new ServiceLevels(
+            List.of(TenantServiceLevel.of("shop", ServiceLevel.GOLD), TenantServiceLevel.of("batch", ServiceLevel.BRONZE),
+                    TenantServiceLevel.of("app", ServiceLevel.SILVER)),
+            ServiceLevel.SILVER, ServiceLevels.DEFAULT_URGENT_THRESHOLD, Duration.ofSeconds(1));
+
+    @Test
+    void levels_startAtInitialInflation() {
+        assertEquals(1.0, levels.kappaLevel("shop"));
+        assertEquals(1.25, levels.kappaLevel("app"));
+        assertEquals(1.5, levels.kappaLevel("batch"));
+        assertEquals(ServiceLevel.SILVER, levels.levelOf("unknown"));
+    }
+
+    /** Gold rejected 2 % > 1 %: silver and bronze get 10 % more inflation; gold itself does not. */
+    @Test
+    void goldOverItsRejectBound_inflatesLowerLevels_thenDecays() {
+        levels.rollEpoch(0);
+        for (int i = 0; i < 100; i++) {
+            levels.recordHardOffer("shop", i < 2, 1);
+        }
+        levels.rollEpoch(SECOND);
+        assertEquals(1.0, levels.kappaLevel(ServiceLevel.GOLD), 1e-9);
+        assertEquals(1.25 * 1.1, levels.kappaLevel(ServiceLevel.SILVER), 1e-9);
+        assertEquals(1.5 * 1.1, levels.kappaLevel(ServiceLevel.BRONZE), 1e-9);
+        levels.rollEpoch(2 * SECOND);
+        assertEquals(Math.max(1.25, 1.25 * 1.1 / 1.05), levels.kappaLevel(ServiceLevel.SILVER), 1e-9);
+        for (int e = 3; e < 20; e++) {
+            levels.rollEpoch(e * SECOND);
+        }
+        assertEquals(1.25, levels.kappaLevel(ServiceLevel.SILVER), 1e-9, "decays back to the initial value");
+    }
+
+    /** Silver over 5 % raises only bronze; a level's own rejections never raise itself. */
+    @Test
+    void silverOverBound_inflatesOnlyBronze() {
+        levels.rollEpoch(0);
+        for (int i = 0; i < 100; i++) {
+            levels.recordHardOffer("app", i < 10, 1);
+            levels.recordHardOffer("batch", true, 1);
+        }
+        levels.rollEpoch(SECOND);
+        assertEquals(1.25, levels.kappaLevel(ServiceLevel.SILVER), 1e-9);
+        assertEquals(1.5 * 1.1, levels.kappaLevel(ServiceLevel.BRONZE), 1e-9);
+    }
+
+    @Test
+    void inflation_isCappedAtFour() {
+        levels.rollEpoch(0);
+        for (int e = 1; e <= 40; e++) {
+            levels.recordHardOffer("shop", true, (e - 1) * SECOND + 1);
+            levels.rollEpoch(e * SECOND);
+        }
+        assertEquals(ServiceLevels.KAPPA_LEVEL_MAX, levels.kappaLevel(ServiceLevel.BRONZE), 0.0);
+    }
+
+    /** Burst 10, then 50 per second: 10 immediate re-issues, the 11th gets a token about 20 ms later. */
+    @Test
+    void reissue_boundedPerTenant() {
+        for (int i = 0; i < 10; i++) {
+            assertEquals(true, levels.tryAcquireReissue("shop", 0), "burst token " + i);
+        }
+        assertEquals(false, levels.tryAcquireReissue("shop", 0));
+        assertEquals(true, levels.tryAcquireReissue("batch", 0), "buckets are per tenant");
+        assertEquals(false, levels.tryAcquireReissue("shop", 19_000_000));
+        assertEquals(true, levels.tryAcquireReissue("shop", 21_000_000));
+    }
+
+    @Test
+    void parse_acceptsConfigNamesAndRejectsOthers() {
+        assertEquals(ServiceLevel.GOLD, ServiceLevel.parse("gold"));
+        assertEquals(ServiceLevel.BRONZE, ServiceLevel.parse(" Bronze "));
+        assertEquals("service level \"platinum\" (expected: gold, silver or bronze)",
+                assertThrows(IllegalArgumentException.class, () -> ServiceLevel.parse("platinum")).getMessage());
+    }
+
+    @Test
+    void duplicateTenant_isRejected() {
+        assertEquals("tenant \"a\" listed twice (expected: once)", assertThrows(IllegalArgumentException.class,
+                () -> new ServiceLevels(List.of(TenantServiceLevel.of("a", ServiceLevel.GOLD),
+                        TenantServiceLevel.of("a", ServiceLevel.BRONZE)), ServiceLevel.GOLD, Duration.ZERO,
+                        Duration.ofSeconds(1))).getMessage());
+    }
+}
