@@ -1,0 +1,276 @@
+package io.locus.memcached.balance;
+
+import io.locus.memcached.balance.HotKeyTracker.HotKey;
+import io.locus.memcached.balance.HotspotDetector.Hotspot;
+import io.locus.memcached.balance.LoadMonitor.BackendLoad;
+import io.locus.memcached.balance.ReplicaDirectory.ReadTarget;
+import io.locus.memcached.balance.ReplicaDirectory.WriteTicket;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import java.util.random.RandomGenerator;
+
+/**
+ * The load balancer's entry point: the proxy reports every request and asks where reads and writes go; once per
+ * epoch {@link #tick} runs statistics, the {@link PhaseStateMachine}, the Phase 1 {@link ReplicationPlanner} and the
+ * Phase 3 {@link MigrationPlanner}, and returns the work for the proxy ({@code shared/specs/proxy.md} §2, §4.7).
+ *
+ * <p>Request path ({@link #onRead}, {@link #onWrite}): O(1) plus O(copies), thread-safe (each component
+ * synchronises briefly). The epoch path ({@link #tick}) must be called from one thread; it is cheap to call often,
+ * since it returns null until an epoch has elapsed on the injected clock. Keys of virtual buckets being migrated are
+ * routed by {@link #migrationOf} (the proxy drives those, see {@link BucketMigration}). {@code lb.phases} switches
+ * phases off; with {@code none} the balancer only observes.
+ *
+ * @param <K> key type with value equality (the proxy's key wrapper; {@code String} in tests)
+ */
+public final class Balancer<K> {
+    private final BalanceConfig config;
+    private final VirtualBucketTable table;
+    private final Function<K, byte[]> bytesOf;
+    private final LongSupplier clock;
+    private final LoadMonitor monitor;
+    private final HotKeyTracker<K> tracker;
+    private final HotspotDetector<K> detector;
+    private final ReplicaDirectory<K> directory;
+    private final ReplicationPlanner<K> replication;
+    private final CostBenefitAnalyzer analyzer;
+    private final PhaseStateMachine phases;
+    private final MigrationPlanner migrationPlanner;
+    private final Map<Integer, BucketMigration<K>> migrations = new HashMap<>();
+    private final Map<Integer, Long> movedAtEpoch = new HashMap<>();
+    private final long[] usedBytes;
+    private final long[] maxBytes;
+    private volatile IntPredicate up = b -> true;
+    private long epochStartNanos;
+    private long epoch;
+    private boolean migrationGaveUp;
+
+    /**
+     * The outcome of one epoch.
+     *
+     * @param epoch epoch number, from 1
+     * @param loads backend loads of the epoch
+     * @param maxOverMean max load over mean load
+     * @param step the state machine's step
+     * @param hotspots this epoch's hot keys
+     * @param replication Phase 1 work (empty plan if Phase 1 did not run)
+     * @param migration Phase 3 plan, or null if Phase 3 did not plan this epoch
+     * @param sampleRate the key sampling rate in force for the next epoch
+     */
+    public record EpochReport<K>(long epoch, List<BackendLoad> loads, double maxOverMean,
+            PhaseStateMachine.Step step, List<Hotspot<K>> hotspots, ReplicationPlanner.Plan<K> replication,
+            MigrationPlanner.Plan migration, double sampleRate) { }
+
+    /**
+     * @param capacityOpsPerSecond T_b per backend, indexed like the table's servers
+     * @param bytesOf the key's bytes as hashed on the ring
+     * @param clock nanoseconds, monotonic
+     * @param random seeds the key sampling
+     * @throws IllegalArgumentException if the capacities do not match the ring's servers
+     */
+    public Balancer(BalanceConfig config, VirtualBucketTable table, double[] capacityOpsPerSecond,
+            Function<K, byte[]> bytesOf, LongSupplier clock, RandomGenerator random) {
+        if (capacityOpsPerSecond.length != table.servers()) {
+            throw new IllegalArgumentException("capacities for " + capacityOpsPerSecond.length + " backends (expected: "
+                    + table.servers() + ", the servers on the ring)");
+        }
+        this.config = config;
+        this.table = table;
+        this.bytesOf = bytesOf;
+        this.clock = clock;
+        this.monitor = new LoadMonitor(capacityOpsPerSecond, table.bucketCount());
+        this.tracker = new HotKeyTracker<>(config, random);
+        this.detector = new HotspotDetector<>(config);
+        this.directory = new ReplicaDirectory<>(config, table.servers(), clock);
+        Predicate<K> replicable = k -> bytesOf.apply(k).length <= ReplicaDirectory.MAX_REPLICABLE_KEY_BYTES;
+        this.replication = new ReplicationPlanner<>(config, directory, replicable);
+        this.analyzer = new CostBenefitAnalyzer(config);
+        this.phases = new PhaseStateMachine(config);
+        this.migrationPlanner = new MigrationPlanner(config);
+        this.usedBytes = new long[table.servers()];
+        this.maxBytes = new long[table.servers()];
+        Arrays.fill(maxBytes, Long.MAX_VALUE);
+        this.epochStartNanos = clock.getAsLong();
+    }
+
+    /** Counts a read of {@code key} and chooses its backend (home or a readable shadow, least loaded this epoch). */
+    public ReadTarget onRead(K key) {
+        byte[] bytes = bytesOf.apply(key);
+        int bucket = table.bucketOf(bytes);
+        int home = table.owner(bucket);
+        ReadTarget target = directory.contains(key)
+                ? directory.readTarget(key, home, b -> monitor.epochCount(b) / monitor.capacity(b))
+                : new ReadTarget(home, false);
+        monitor.recordRequest(target.backend(), false);
+        monitor.recordBucket(bucket);
+        tracker.recordRead(key);
+        return target;
+    }
+
+    /** Counts a write of {@code key} and returns its targets: the home, then the shadows (each counted as load). */
+    public WriteTicket onWrite(K key) {
+        byte[] bytes = bytesOf.apply(key);
+        int bucket = table.bucketOf(bytes);
+        int home = table.owner(bucket);
+        WriteTicket ticket = directory.beginWrite(key, home);
+        monitor.recordRequest(home, true);
+        for (int s : ticket.shadows()) {
+            monitor.recordRequest(s, true);
+        }
+        monitor.recordBucket(bucket);
+        tracker.recordWrite(key);
+        return ticket;
+    }
+
+    /** Records a completed request's latency at {@code backend}. */
+    public void onCompletion(int backend, long latencyNanos) {
+        monitor.recordLatency(backend, latencyNanos);
+    }
+
+    /** Which backends are up; shadows and migration targets are chosen among them. */
+    public void setUp(IntPredicate upBackends) {
+        this.up = upBackends;
+    }
+
+    /** Memory of a backend from its {@code stats} ({@code bytes}, {@code limit_maxbytes}), for Phase 3. */
+    public void updateMemory(int backend, long bytes, long limitMaxBytes) {
+        usedBytes[backend] = bytes;
+        maxBytes[backend] = limitMaxBytes;
+    }
+
+    /** The replica directory (for shadow acknowledgements and copies). */
+    public ReplicaDirectory<K> directory() {
+        return directory;
+    }
+
+    /** The bucket table. */
+    public VirtualBucketTable table() {
+        return table;
+    }
+
+    /** The migration of {@code bucket} in progress, or null. */
+    public BucketMigration<K> migrationOf(int bucket) {
+        return migrations.get(bucket);
+    }
+
+    /** Active phases after the last epoch. */
+    public Set<Phase> phases() {
+        return phases.active();
+    }
+
+    /** How often {@code phase} was entered. */
+    public long triggerCount(Phase phase) {
+        return phases.triggerCount(phase);
+    }
+
+    /**
+     * Ends the epoch if {@code lb.epoch} has elapsed on the clock, runs the phases and returns their work; null
+     * otherwise. Rates use the real elapsed time.
+     */
+    public EpochReport<K> tick() {
+        long now = clock.getAsLong();
+        long elapsed = now - epochStartNanos;
+        if (elapsed < config.epochNanos()) {
+            return null;
+        }
+        epochStartNanos = now;
+        epoch++;
+        double seconds = elapsed / 1e9;
+        double[] bucketRates = new double[table.bucketCount()];
+        List<BackendLoad> loads = monitor.endEpoch(seconds, bucketRates);
+        List<HotKey<K>> tracked = tracker.endEpoch(seconds);
+        List<Hotspot<K>> hot = detector.detect(tracked, k -> table.ownerOf(bytesOf.apply(k)), loads);
+
+        double[] l = new double[loads.size()];
+        double[] t = new double[loads.size()];
+        int hottest = 0;
+        for (BackendLoad b : loads) {
+            l[b.backend()] = b.opsPerSecond();
+            t[b.backend()] = b.capacityOpsPerSecond();
+            if (b.utilization() > loads.get(hottest).utilization()) {
+                hottest = b.backend();
+            }
+        }
+        List<Hotspot<K>> onHottest = new ArrayList<>();
+        boolean persistent = false;
+        for (Hotspot<K> h : hot) {
+            persistent |= h.persistent() || directory.contains(h.stats().key());
+            if (h.home() == hottest) {
+                onHottest.add(h);
+            }
+        }
+        CostBenefitAnalyzer.Assessment assessment = analyzer.assess(loads.get(hottest), onHottest,
+                directory.replicatedKeysOf(hottest));
+        boolean migrationsRunning = advanceMigrations();
+        PhaseStateMachine.Step step = phases.onEpoch(new PhaseStateMachine.Observation(l, t, persistent,
+                directory.size() > 0, assessment.remedy() == CostBenefitAnalyzer.Remedy.MIGRATE, migrationsRunning,
+                migrationGaveUp));
+
+        ReplicationPlanner.Plan<K> plan;
+        if (step.replicate() && config.replicasMax() > 1) { // replicate() is false when lb.phases lacks p1
+            plan = replication.plan(hot, loads, up, now);
+            if (plan.replHighReached()) {
+                tracker.setSampleRate(Math.max(tracker.sampleRate() / 2, config.sampleRate() / 64));
+            }
+        } else {
+            plan = new ReplicationPlanner.Plan<>(List.of(), List.of(), List.of(), directory.expire(), false, l);
+        }
+        if (step.active().contains(Phase.NORMAL) && tracker.sampleRate() != config.sampleRate()) {
+            tracker.setSampleRate(config.sampleRate());
+        }
+        MigrationPlanner.Plan migration = null;
+        if (step.planMigration()) {
+            migration = planMigration(loads, bucketRates);
+            migrationGaveUp = migration.scaleOutAdvised();
+        }
+        return new EpochReport<>(epoch, loads, Imbalance.maxOverMean(l), step, Collections.unmodifiableList(hot),
+                plan, migration, tracker.sampleRate());
+    }
+
+    private boolean advanceMigrations() {
+        for (Iterator<Map.Entry<Integer, BucketMigration<K>>> it = migrations.entrySet().iterator(); it.hasNext();) {
+            if (it.next().getValue().onEpochEnd() == BucketMigration.State.DONE) {
+                it.remove();
+            }
+        }
+        return !migrations.isEmpty();
+    }
+
+    private MigrationPlanner.Plan planMigration(List<BackendLoad> loads, double[] bucketRates) {
+        List<MigrationPlanner.BackendState> backends = new ArrayList<>();
+        for (BackendLoad b : loads) {
+            backends.add(new MigrationPlanner.BackendState(b.backend(), b.opsPerSecond(), b.capacityOpsPerSecond(),
+                    usedBytes[b.backend()], maxBytes[b.backend()]));
+        }
+        int[] owners = table.owners();
+        double[] ownedShare = new double[table.servers()];
+        for (int k = 0; k < owners.length; k++) {
+            ownedShare[owners[k]] += table.ringShare(k);
+        }
+        List<MigrationPlanner.BucketState> buckets = new ArrayList<>();
+        for (int k = 0; k < owners.length; k++) {
+            // M^k estimated from the owner's bytes by ring share: the proxy cannot list a backend's keys cheaply.
+            long bytes = ownedShare[owners[k]] > 0
+                    ? (long) (usedBytes[owners[k]] * table.ringShare(k) / ownedShare[owners[k]]) : 0;
+            Long moved = movedAtEpoch.get(k);
+            boolean cooling = moved != null && epoch - moved < config.p3CooldownEpochs();
+            buckets.add(new MigrationPlanner.BucketState(k, owners[k], bucketRates[k], bytes, cooling));
+        }
+        MigrationPlanner.Plan plan = migrationPlanner.plan(backends, buckets, up);
+        for (MigrationPlanner.Move m : plan.moves()) {
+            table.setOwner(m.bucket(), m.to());
+            migrations.put(m.bucket(), new BucketMigration<>(m.bucket(), m.from(), m.to(), config.fallbackEpochs()));
+            movedAtEpoch.put(m.bucket(), epoch);
+        }
+        return plan;
+    }
+}

@@ -1,0 +1,136 @@
+package io.locus.memcached.balance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.memcached.balance.Balancer.EpochReport;
+import io.locus.memcached.balance.LoadMonitor.BackendLoad;
+import io.locus.memcached.balance.MigrationPlanner.Move;
+import io.locus.memcached.balance.VirtualBucketTable.RingServer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class BalancerTest {
+    private static final long SEED = 77;
+    private final ManualClock clock = new ManualClock();
+
+    private Balancer<String> balancer(BalanceConfig config) {
+        List<RingServer> ring = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ring.add(new RingServer("10.0.0." + (i + 1), 1));
+        }
+        double[] caps = new double[4];
+        Arrays.fill(caps, 10_000);
+        return new Balancer<>(config, new VirtualBucketTable(ring, config.cacheletsPerBackend()), caps,
+                k -> k.getBytes(StandardCharsets.ISO_8859_1), clock, new SplittableRandom(SEED));
+    }
+
+    @Test
+    void tick_returnsNullUntilTheEpochElapsed_andRatesUseRealElapsedTime() {
+        Balancer<String> b = balancer(BalanceConfig.defaults());
+        for (int i = 0; i < 3000; i++) {
+            b.onRead("k" + i);
+        }
+        clock.nowNanos = 999_999_999L;
+        assertNull(b.tick());
+        clock.nowNanos = 1_500_000_000L; // the epoch task ran late
+        EpochReport<String> r = b.tick();
+        assertNotNull(r);
+        assertEquals(1, r.epoch());
+        assertEquals(2000, r.loads().stream().mapToDouble(BackendLoad::opsPerSecond).sum(), 1e-6);
+        assertEquals(Set.of(Phase.NORMAL), r.step().active());
+        assertNull(b.tick());
+    }
+
+    @Test
+    void phase3_movesBucketsOffAnOverloadedBackend_whenNoKeyIsHot() {
+        // 4 backends of 10,000 ops/s; 32,000 ops/s offered; half of it spread over 2,000 keys owned by backend 0
+        // (8 ops/s each: far below the hot-key threshold of 0.02 T = 200 ops/s), half uniform over 20,000 keys.
+        // Backend 0 carries ~20,000 ops/s, so Phase 1 has nothing to replicate and Phase 3 must act, after
+        // lb.persistence = 4 imbalanced epochs.
+        Balancer<String> b = balancer(BalanceConfig.defaults());
+        VirtualBucketTable table = b.table();
+        List<String> onZero = new ArrayList<>();
+        for (int i = 0; onZero.size() < 2000; i++) {
+            String k = "warm" + i;
+            if (table.ownerOf(k.getBytes(StandardCharsets.ISO_8859_1)) == 0) {
+                onZero.add(k);
+            }
+        }
+        SplittableRandom r = new SplittableRandom(SEED);
+        double before = 0;
+        double after = 0;
+        double afterMaxUtil = 0;
+        int plannedAt = -1;
+        List<Move> moves = List.of();
+        for (int epoch = 1; epoch <= 12; epoch++) {
+            EpochReport<String> report = null;
+            while (report == null) {
+                String key = r.nextBoolean() ? onZero.get(r.nextInt(onZero.size())) : "cold" + r.nextInt(20_000);
+                b.onRead(key);
+                clock.nowNanos += 1_000_000_000L / 32_000;
+                report = b.tick();
+            }
+            if (report.migration() != null && !report.migration().moves().isEmpty()) {
+                plannedAt = epoch;
+                moves = report.migration().moves();
+                for (Move m : moves) {
+                    b.migrationOf(m.bucket()).copyFinished(); // the proxy's copier, done at once here
+                }
+            }
+            if (epoch == 3) {
+                before = report.maxOverMean();
+            }
+            if (epoch == 12) {
+                after = report.maxOverMean();
+                afterMaxUtil = report.loads().stream().mapToDouble(BackendLoad::utilization).max().orElseThrow();
+                assertEquals(Set.of(Phase.NORMAL), report.step().active());
+            }
+        }
+        System.out.println("LOCUS-SIM phase 3 (seed " + SEED + "): max/mean before=" + String.format("%.3f", before)
+                + " after=" + String.format("%.3f", after) + " maxUtil after=" + String.format("%.3f", afterMaxUtil)
+                + " planned at epoch " + plannedAt + ", " + moves.size() + " buckets moved");
+        assertEquals(4, plannedAt, "Phase 3 must wait lb.persistence = 4 epochs");
+        assertTrue(before > 1.8, "before " + before);
+        assertTrue(afterMaxUtil <= 1.0, "after: max utilization " + afterMaxUtil);
+        assertTrue(after < before, "after " + after + " before " + before);
+        for (Move m : moves) {
+            assertTrue(m.from() == 0 || m.to() == 0, "every move leaves or (a swap) enters backend 0: " + m);
+            assertEquals(m.to(), table.owner(m.bucket()));
+            assertNull(b.migrationOf(m.bucket()), "migration of bucket " + m.bucket() + " finished and dropped");
+        }
+        assertEquals(1, b.triggerCount(Phase.COORDINATED_MIGRATION));
+        assertEquals(0, b.triggerCount(Phase.KEY_REPLICATION));
+    }
+
+    @Test
+    void replHighReached_halvesTheSampleRate_downToOneSixtyFourth() {
+        // lb.repl_high = 0 refuses every persistent hotspot, so from epoch 4 (lb.persistence) on each epoch halves
+        // ps ([MB L133]): 0.05 / 2^5 after epochs 4..8, never below 0.05 / 64.
+        Balancer<String> b = balancer(BalanceConfig.defaults().withOverrides(Map.of("lb.repl_high", "0")));
+        BalanceSimulationTest.Zipf zipf = new BalanceSimulationTest.Zipf(1000, 0.99, new SplittableRandom(SEED));
+        double[] rates = new double[9];
+        for (int epoch = 1; epoch <= 8; epoch++) {
+            EpochReport<String> report = null;
+            while (report == null) {
+                b.onRead("user" + zipf.next());
+                clock.nowNanos += 1_000_000_000L / 32_000;
+                report = b.tick();
+            }
+            assertTrue(report.replication().created().isEmpty());
+            rates[epoch] = report.sampleRate();
+        }
+        assertEquals(0.05, rates[3]);
+        assertEquals(0.025, rates[4]);
+        assertEquals(0.05 / 32, rates[8], 1e-12);
+        assertEquals(0, b.directory().size());
+    }
+}
