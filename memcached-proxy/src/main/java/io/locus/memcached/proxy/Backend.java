@@ -1,0 +1,89 @@
+package io.locus.memcached.proxy;
+
+import io.locus.memcached.protocol.ProtocolLimits;
+import io.netty.channel.EventLoop;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One memcached backend as seen from one I/O thread: its connections and whether it is down.
+ *
+ * <p>After a failed connect the backend is down for the retry interval: calls fail at once with
+ * {@code SERVER_ERROR backend unavailable} instead of waiting on a dead host. The first call after the interval tries
+ * again, so the proxy recovers by itself when the backend returns. Confined to its event loop.
+ */
+final class Backend {
+  private final String host;
+  private final int port;
+  private final long retryNanos;
+  private final List<BackendConnection> conns = new ArrayList<>();
+  private long downUntilNanos;
+  private boolean down;
+
+  Backend(String host, int port, EventLoop loop, int connections, ProtocolLimits limits, ProxyStats stats,
+      long timeoutMicros, long connectTimeoutMicros, long retryMicros) {
+    this.host = host;
+    this.port = port;
+    this.retryNanos = retryMicros * 1000;
+    for (int i = 0; i < connections; i++) {
+      conns.add(new BackendConnection(this, loop, limits, stats, timeoutMicros,
+          (int) Math.max(1, connectTimeoutMicros / 1000)));
+    }
+  }
+
+  String host() {
+    return host;
+  }
+
+  int port() {
+    return port;
+  }
+
+  /**
+   * Sends a call on the connection that serves client connection {@code affinity}, or fails it at once while the
+   * backend is down. One client's requests to this backend thus stay in order (memcached orders per connection).
+   */
+  void send(BackendCall call, long affinity) {
+    if (down && System.nanoTime() - downUntilNanos < 0) {
+      call.fail(BackendConnection.UNAVAILABLE);
+      return;
+    }
+    conns.get((int) Math.floorMod(affinity, (long) conns.size())).send(call);
+  }
+
+  void markDown() {
+    down = true;
+    downUntilNanos = System.nanoTime() + retryNanos;
+  }
+
+  void markUp() {
+    down = false;
+  }
+
+  /** "up", "down" (failing fast) or "retrying" (the interval has passed; the next call connects). */
+  String state() {
+    if (!down) {
+      return "up";
+    }
+    return System.nanoTime() - downUntilNanos < 0 ? "down" : "retrying";
+  }
+
+  int outstanding() {
+    int n = 0;
+    for (BackendConnection c : conns) {
+      n += c.outstanding();
+    }
+    return n;
+  }
+
+  void close() {
+    for (BackendConnection c : conns) {
+      c.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return host + ":" + port;
+  }
+}

@@ -1,0 +1,198 @@
+package io.locus.memcached.proxy;
+
+import io.locus.memcached.protocol.BackendReply;
+import io.locus.memcached.protocol.BackendResponseDecoder;
+import io.locus.memcached.protocol.ProtocolLimits;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One pipelined TCP connection to a backend, confined to one event loop.
+ *
+ * <p>Requests are written in call order and replies matched strictly first-in first-out; every request sent has
+ * exactly one reply (the proxy never sends {@code noreply}/{@code q} without a following {@code mn}). When a reply is
+ * late beyond the timeout, or the backend sends bytes that are not a reply, the FIFO can no longer be trusted: the
+ * connection is closed and every call on it fails. The next call reconnects.
+ */
+final class BackendConnection {
+  private static final Logger LOG = LoggerFactory.getLogger(BackendConnection.class);
+  static final String UNAVAILABLE = "SERVER_ERROR backend unavailable";
+  static final String TIMEOUT = "SERVER_ERROR backend timeout";
+
+  private final Backend backend;
+  private final EventLoop loop;
+  private final ProtocolLimits limits;
+  private final ProxyStats stats;
+  private final long timeoutMicros;
+  private final int connectTimeoutMillis;
+  private Channel channel;
+  private BackendResponseDecoder decoder;
+  private boolean connecting;
+  private final ArrayDeque<BackendCall> waiting = new ArrayDeque<>();
+  private final ArrayDeque<BackendCall> inFlight = new ArrayDeque<>();
+
+  BackendConnection(Backend backend, EventLoop loop, ProtocolLimits limits, ProxyStats stats, long timeoutMicros,
+      int connectTimeoutMillis) {
+    this.backend = backend;
+    this.loop = loop;
+    this.limits = limits;
+    this.stats = stats;
+    this.timeoutMicros = timeoutMicros;
+    this.connectTimeoutMillis = connectTimeoutMillis;
+  }
+
+  /** Sends a call, connecting first if needed. */
+  void send(BackendCall call) {
+    stats.backendRequests.increment();
+    call.timeout = loop.schedule(() -> timedOut(call), timeoutMicros, TimeUnit.MICROSECONDS);
+    if (channel != null && !connecting && !channel.isActive()) {
+      // Closed, but its channelInactive has not run yet: its calls will get no reply, and the next connection must
+      // start with an empty FIFO.
+      channel = null;
+      failAll(UNAVAILABLE);
+    }
+    if (channel != null && channel.isActive() && !connecting) {
+      write(call);
+      return;
+    }
+    waiting.add(call);
+    if (!connecting) {
+      connect();
+    }
+  }
+
+  int outstanding() {
+    return waiting.size() + inFlight.size();
+  }
+
+  boolean isConnected() {
+    return channel != null && channel.isActive() && !connecting;
+  }
+
+  private void write(BackendCall call) {
+    decoder.expect(call.format);
+    inFlight.add(call);
+    ByteBuf request = call.request;
+    call.request = null;
+    channel.writeAndFlush(request, channel.voidPromise());
+  }
+
+  private void connect() {
+    connecting = true;
+    BackendResponseDecoder d = new BackendResponseDecoder(limits);
+    Bootstrap b = new Bootstrap().group(loop).channel(Transport.clientChannel())
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+        .handler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline().addLast(d, new ReplyHandler());
+          }
+        });
+    ChannelFuture f = b.connect(backend.host(), backend.port());
+    channel = f.channel();
+    decoder = d;
+    f.addListener(done -> {
+      connecting = false;
+      if (!done.isSuccess()) {
+        LOG.warn("cannot connect to backend {}: {}", backend, done.cause().toString());
+        backend.markDown();
+        channel = null;
+        failAll(UNAVAILABLE);
+        return;
+      }
+      stats.backendConnects.increment();
+      backend.markUp();
+      while (!waiting.isEmpty()) {
+        write(waiting.poll());
+      }
+    });
+  }
+
+  private void timedOut(BackendCall call) {
+    if (call.done) {
+      return;
+    }
+    stats.backendTimeouts.increment();
+    LOG.warn("backend {} did not reply within {} us; closing the connection ({} calls on it)", backend, timeoutMicros,
+        outstanding());
+    call.fail(TIMEOUT);
+    // Replies on this connection can no longer be matched to requests: start afresh.
+    failAll(TIMEOUT);
+    closeChannel();
+  }
+
+  private void failAll(String line) {
+    while (!inFlight.isEmpty()) {
+      stats.backendFailures.increment();
+      inFlight.poll().fail(line);
+    }
+    while (!waiting.isEmpty()) {
+      stats.backendFailures.increment();
+      waiting.poll().fail(line);
+    }
+  }
+
+  private void closeChannel() {
+    Channel c = channel;
+    channel = null;
+    connecting = false;
+    if (c != null) {
+      c.close();
+    }
+  }
+
+  void close() {
+    failAll(UNAVAILABLE);
+    closeChannel();
+  }
+
+  private final class ReplyHandler extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      BackendReply reply = (BackendReply) msg;
+      if (ctx.channel() != channel) {
+        reply.release();
+        return;
+      }
+      BackendCall call = inFlight.poll();
+      if (call == null) {
+        reply.release();
+        exceptionCaught(ctx, new IllegalStateException("reply without a request"));
+        return;
+      }
+      call.reply(reply);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      if (ctx.channel() == channel) {
+        LOG.warn("backend {} closed the connection ({} calls on it)", backend, outstanding());
+        channel = null;
+        failAll(UNAVAILABLE);
+      }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      if (ctx.channel() == channel) {
+        LOG.warn("backend {} connection failed: {}", backend, cause.toString());
+        channel = null;
+        failAll(UNAVAILABLE);
+      }
+      ctx.close();
+    }
+  }
+}

@@ -1,0 +1,330 @@
+package io.locus.memcached.proxy;
+
+import io.locus.memcached.config.Listener;
+import io.locus.memcached.protocol.Command;
+import io.locus.memcached.protocol.MemcachedRequest;
+import io.locus.memcached.protocol.RequestError;
+import io.locus.memcached.tenant.AuthFile;
+import io.locus.memcached.tenant.Deadline;
+import io.locus.memcached.tenant.HintException;
+import io.locus.memcached.tenant.Resolution;
+import io.locus.memcached.tenant.Session;
+import io.locus.memcached.tenant.TenantResolver;
+import io.locus.memcached.tenant.TenantSpec;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves one client connection: authenticates it when required, answers the commands the proxy owns, resolves each
+ * request's tenant and deadline, hands keyed requests to the {@link RequestHandler}, and writes replies in request
+ * order.
+ *
+ * <p>Guarantees: one reply per request (none when the client asked for none), in request order, whatever order the
+ * backends answer in; at most {@code limits.max_pipeline} requests in flight, beyond which the proxy stops reading
+ * from the client until replies drain (back-pressure instead of unbounded buffering). Confined to its event loop.
+ */
+final class ClientHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(ClientHandler.class);
+
+  /** What all connections of a server share. */
+  record Shared(TenantResolver resolver, AuthFile auth, ProxyStats stats, String version, int threads,
+      int maxPipeline, java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
+      java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools) {}
+
+  private static final java.util.concurrent.atomic.AtomicLong CONNECTION_IDS = new java.util.concurrent.atomic.AtomicLong();
+
+  private final Shared shared;
+  private final Session session;
+  private final long connectionId = CONNECTION_IDS.incrementAndGet();
+  private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+  private ChannelHandlerContext ctx;
+  private RequestHandler handler;
+  private boolean closed;
+  private boolean paused;
+  private boolean inputShutdown;
+
+  ClientHandler(Shared shared, Listener listener) {
+    this.shared = shared;
+    this.session = new Session(listener.tenant(), listener.defaultDeadline());
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+    this.handler = shared.handlers().apply(ctx.channel().eventLoop());
+    shared.stats().currConnections.increment();
+    shared.stats().totalConnections.increment();
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    closed = true;
+    shared.stats().currConnections.decrement();
+    for (Slot s : slots) {
+      s.discard();
+    }
+    slots.clear();
+    ctx.fireChannelInactive();
+  }
+
+  /** The client shut down its output: answer what it sent, then close (as memcached does at EOF). */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
+      inputShutdown = true;
+      closeIfDrained();
+    }
+    ctx.fireUserEventTriggered(evt);
+  }
+
+  private void closeIfDrained() {
+    if (inputShutdown && slots.isEmpty() && !closed) {
+      closed = true;
+      ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.warn("client {}: {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    Slot slot = new Slot();
+    slots.add(slot);
+    if (msg instanceof RequestError e) {
+      shared.stats().clientErrors.increment();
+      slot.close = e.closeConnection();
+      if (e.suppressed()) {
+        slot.completeSilently();
+      } else {
+        slot.completeLine(e.replyLine());
+      }
+    } else {
+      dispatch((MemcachedRequest) msg, slot);
+    }
+    if (slots.size() >= shared.maxPipeline() && !paused) {
+      paused = true;
+      ctx.channel().config().setAutoRead(false);
+    }
+  }
+
+  private void dispatch(MemcachedRequest req, Slot slot) {
+    shared.stats().requests.increment();
+    if (shared.auth() != null && session.user() == null && req.command() != Command.QUIT) {
+      authenticate(req, slot);
+      return;
+    }
+    if (req.command().family() == Command.Family.LOCAL) {
+      try {
+        answerLocally(req, slot);
+      } finally {
+        req.release();
+      }
+      return;
+    }
+    Resolution resolution;
+    try {
+      resolution = shared.resolver().resolve(session, req.key(), metaFlags(req));
+    } catch (HintException e) {
+      shared.stats().tenantRejects.increment();
+      LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());
+      req.release();
+      slot.completeLine(e.replyLine());
+      return;
+    }
+    if (req.command().isMeta()) {
+      shared.stats().hintsStripped.add(metaFlags(req).size() - resolution.forwardedFlags().size());
+    }
+    handler.handle(new ProxyRequest(req, resolution, System.nanoTime(), connectionId), slot);
+  }
+
+  private static List<String> metaFlags(MemcachedRequest req) {
+    if (!req.command().isMeta()) {
+      return List.of();
+    }
+    int first = req.command() == Command.MS ? 2 : 1;
+    return req.args().size() <= first ? List.of() : req.args().subList(first, req.args().size());
+  }
+
+  /** memcached's text auth: the first command must be {@code set <any> <flags> <exptime> <n>} with "user pass". */
+  private void authenticate(MemcachedRequest req, Slot slot) {
+    try {
+      if (req.command() != Command.SET) {
+        slot.completeLine("CLIENT_ERROR unauthenticated");
+        return;
+      }
+      String[] userPass = req.data().toString(StandardCharsets.UTF_8).trim().split(" ", 2);
+      if (userPass.length == 2 && shared.auth().check(userPass[0], userPass[1])) {
+        session.authenticated(userPass[0]);
+        slot.completeLine("STORED");
+      } else {
+        shared.stats().authFailures.increment();
+        slot.completeLine("CLIENT_ERROR authentication failure");
+      }
+    } finally {
+      req.release();
+    }
+  }
+
+  private void answerLocally(MemcachedRequest req, Slot slot) {
+    switch (req.command()) {
+      case VERSION -> slot.completeLine("VERSION " + shared.version());
+      case VERBOSITY -> {
+        if (req.quiet()) {
+          slot.completeSilently();
+        } else {
+          slot.completeLine("OK");
+        }
+      }
+      case MN -> slot.completeLine("MN");
+      case QUIT -> {
+        slot.close = true;
+        slot.completeSilently();
+      }
+      case STATS -> slot.complete(stats(req.args()));
+      case DLCTX -> slot.completeLine(dlctx(req.args()));
+      default -> throw new IllegalStateException("not a local command: " + req.command());
+    }
+  }
+
+  private ByteBuf stats(List<String> args) {
+    StringBuilder sb = new StringBuilder();
+    if (args.isEmpty()) {
+      for (Map.Entry<String, String> e : shared.stats().snapshot(shared.version(), shared.threads()).entrySet()) {
+        sb.append("STAT ").append(e.getKey()).append(' ').append(e.getValue()).append("\r\n");
+      }
+    } else if (args.equals(List.of("backends"))) {
+      BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
+      for (int i = 0; i < pool.size(); i++) {
+        Backend b = pool.backend(i);
+        sb.append("STAT backend:").append(i).append(":addr ").append(b).append("\r\n");
+        sb.append("STAT backend:").append(i).append(":state ").append(b.state()).append("\r\n");
+        sb.append("STAT backend:").append(i).append(":outstanding ").append(b.outstanding()).append("\r\n");
+      }
+    } else {
+      return line("ERROR");
+    }
+    sb.append("END\r\n");
+    return ctx.alloc().buffer(sb.length()).writeBytes(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  /** {@code dlctx [tenant=<id>] [deadline=<L syntax>] [reset]}: per-connection defaults, never forwarded. */
+  private String dlctx(List<String> args) {
+    String tenant = session.contextTenant();
+    Deadline deadline = session.contextDeadline();
+    for (String a : args) {
+      if (a.equals("reset")) {
+        tenant = null;
+        deadline = null;
+      } else if (a.startsWith("tenant=") && TenantSpec.isValidId(a.substring(7))) {
+        tenant = a.substring(7);
+        if (session.user() != null) {
+          try {
+            shared.resolver().checkAllowed(session.user(), tenant);
+          } catch (HintException e) {
+            return e.replyLine();
+          }
+        }
+      } else if (a.startsWith("deadline=")) {
+        try {
+          deadline = Deadline.parse(a.substring(9));
+        } catch (IllegalArgumentException e) {
+          return Deadline.BAD_TOKEN;
+        }
+      } else {
+        return "CLIENT_ERROR bad command line format";
+      }
+    }
+    session.context(tenant, deadline);
+    return "OK";
+  }
+
+  private ByteBuf line(String line) {
+    ByteBuf b = ctx.alloc().buffer(line.length() + 2);
+    b.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+    return b.writeByte('\r').writeByte('\n');
+  }
+
+  /** Writes the completed prefix of the reply queue. */
+  private void drain() {
+    boolean wrote = false;
+    while (!slots.isEmpty() && slots.peek().done) {
+      Slot s = slots.poll();
+      if (s.bytes != null) {
+        ctx.write(s.bytes, ctx.voidPromise());
+        s.bytes = null;
+        wrote = true;
+      }
+      if (s.close) {
+        closed = true;
+        ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        for (Slot rest : slots) {
+          rest.discard();
+        }
+        slots.clear();
+        return;
+      }
+    }
+    if (wrote) {
+      ctx.flush();
+    }
+    if (paused && slots.size() < shared.maxPipeline() / 2) {
+      paused = false;
+      ctx.channel().config().setAutoRead(true);
+    }
+    closeIfDrained();
+  }
+
+  /** One request's place in the reply order. */
+  private final class Slot implements ReplySink {
+    ByteBuf bytes;
+    boolean done;
+    boolean close;
+
+    @Override
+    public void complete(ByteBuf reply) {
+      if (done || closed) {
+        if (reply != null) {
+          reply.release();
+        }
+        return;
+      }
+      bytes = reply;
+      done = true;
+      drain();
+    }
+
+    @Override
+    public void completeLine(String l) {
+      if (done || closed) {
+        return;
+      }
+      complete(line(l));
+    }
+
+    @Override
+    public void completeSilently() {
+      complete(null);
+    }
+
+    void discard() {
+      done = true;
+      if (bytes != null) {
+        bytes.release();
+        bytes = null;
+      }
+    }
+  }
+}

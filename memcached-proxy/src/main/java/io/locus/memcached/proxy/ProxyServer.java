@@ -1,0 +1,147 @@
+package io.locus.memcached.proxy;
+
+import io.locus.memcached.config.ConfigException;
+import io.locus.memcached.config.Listener;
+import io.locus.memcached.config.ProxyConfig;
+import io.locus.memcached.protocol.MemcachedRequestDecoder;
+import io.locus.memcached.protocol.ProtocolLimits;
+import io.locus.memcached.tenant.AuthFile;
+import io.locus.memcached.tenant.TenantResolver;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The proxy server: binds every listener, serves clients on {@code io_threads} event loops, and keeps one
+ * {@link BackendPool} and one {@link RequestHandler} per event loop.
+ *
+ * <p>{@link #start()} fails at once if a port cannot be bound or the auth file cannot be read; {@link #close()}
+ * closes listeners, client and backend connections and stops the threads (idempotent).
+ */
+public final class ProxyServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ProxyServer.class);
+
+  private final ProxyConfig config;
+  private final KetamaRing ring;
+  private final ProxyStats stats = new ProxyStats();
+  private final Map<EventLoop, BackendPool> pools = new ConcurrentHashMap<>();
+  private final Map<EventLoop, RequestHandler> handlers = new ConcurrentHashMap<>();
+  private final List<Channel> serverChannels = new ArrayList<>();
+  private EventLoopGroup boss;
+  private EventLoopGroup workers;
+
+  private final RequestHandler.Factory handlerFactory;
+
+  /** A pass-through proxy. */
+  public ProxyServer(ProxyConfig config) {
+    this(config, RequestHandler.Factory.PASS_THROUGH);
+  }
+
+  /** A proxy whose per-thread handlers {@code handlerFactory} builds around the pass-through path. */
+  public ProxyServer(ProxyConfig config, RequestHandler.Factory handlerFactory) {
+    this.config = config;
+    this.ring = BackendPool.ringFor(config);
+    this.handlerFactory = handlerFactory;
+  }
+
+  /**
+   * Binds all listeners and starts serving.
+   *
+   * @return the bound addresses, in listener order (port 0 in the config becomes the port actually bound)
+   * @throws ConfigException if the auth file cannot be read
+   * @throws IllegalStateException naming the address if a listener cannot be bound
+   */
+  public List<InetSocketAddress> start() {
+    AuthFile auth = null;
+    if (config.bool("auth.enabled")) {
+      Path file = Path.of(config.string("auth.file"));
+      try {
+        auth = AuthFile.read(file);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new ConfigException("auth.file: cannot use " + file + ": " + e.getMessage(), e);
+      }
+    }
+    TenantResolver resolver = new TenantResolver(config.tenantPolicy());
+    int threads = config.intValue("io_threads");
+    boss = Transport.group(1, new DefaultThreadFactory("locus-accept", true));
+    workers = Transport.group(threads, new DefaultThreadFactory("locus-io", true));
+    ClientHandler.Shared shared = new ClientHandler.Shared(resolver, auth, stats, config.string("version"), threads,
+        config.intValue("limits.max_pipeline"), this::handlerFor, this::poolFor);
+    ProtocolLimits limits = config.protocolLimits();
+    List<InetSocketAddress> bound = new ArrayList<>();
+    for (Listener l : config.listeners()) {
+      ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(Transport.serverChannel())
+          .option(ChannelOption.SO_REUSEADDR, true)
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+          .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+              ch.pipeline().addLast(new MemcachedRequestDecoder(limits), new ClientHandler(shared, l));
+            }
+          });
+      try {
+        Channel ch = b.bind(l.host(), l.port()).sync().channel();
+        serverChannels.add(ch);
+        bound.add((InetSocketAddress) ch.localAddress());
+      } catch (Exception e) {
+        close();
+        throw new IllegalStateException("cannot listen on " + l.host() + ":" + l.port() + ": " + e, e);
+      } 
+    }
+    LOG.info("locus memcached proxy listening on {}, {} backends, {} I/O threads ({})", bound,
+        config.servers().size(), threads, Transport.name());
+    return bound;
+  }
+
+  /** The ring placing keys on backends (the same as nutcracker's for this pool). */
+  public KetamaRing ring() {
+    return ring;
+  }
+
+  public ProxyStats stats() {
+    return stats;
+  }
+
+  private BackendPool poolFor(EventLoop loop) {
+    return pools.computeIfAbsent(loop, l -> new BackendPool(config, ring, l, stats));
+  }
+
+  private RequestHandler handlerFor(EventLoop loop) {
+    return handlers.computeIfAbsent(loop, l -> handlerFactory.create(
+        new PassThroughHandler(poolFor(l), stats, PooledByteBufAllocator.DEFAULT)));
+  }
+
+  @Override
+  public void close() {
+    for (Channel c : serverChannels) {
+      c.close().awaitUninterruptibly();
+    }
+    serverChannels.clear();
+    for (Map.Entry<EventLoop, BackendPool> e : pools.entrySet()) {
+      e.getKey().submit(e.getValue()::close).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+    if (boss != null) {
+      boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+      workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+      boss = null;
+    }
+  }
+}

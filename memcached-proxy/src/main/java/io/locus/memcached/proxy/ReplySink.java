@@ -1,0 +1,18 @@
+package io.locus.memcached.proxy;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * The place in a client connection's reply order reserved for one request. Complete it exactly once, on the
+ * connection's event loop; replies are written to the client in request order whatever order slots complete in.
+ */
+public interface ReplySink {
+  /** Completes with these bytes (ownership passes to the sink). */
+  void complete(ByteBuf reply);
+
+  /** Completes with one line; {@code \r\n} is appended. */
+  void completeLine(String line);
+
+  /** Completes with no reply (the client asked for none). */
+  void completeSilently();
+}

@@ -1,0 +1,64 @@
+package io.locus.memcached.proxy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.fixture.HostProcess;
+import io.locus.fixture.Ports;
+import io.locus.memcached.fixture.MemcachedConfig;
+import io.locus.memcached.fixture.MemcachedServers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** {@code java -jar locus-memcached-proxy-<version>.jar --config proxy.yaml} starts, serves, and stops on SIGTERM. */
+class RunnableJarIT {
+  static final Path DIR = Path.of("target", "it", "jar");
+
+  static Path jar() throws Exception {
+    try (var files = Files.list(Path.of("target"))) {
+      return files.filter(p -> p.getFileName().toString().matches("locus-memcached-proxy-[^-]+(-SNAPSHOT)?\\.jar"))
+          .findFirst().orElseThrow(() -> new IllegalStateException("no shaded jar in target/ (run mvn package)"));
+    }
+  }
+
+  @Test
+  void shadedJar_servesClients_andStopsOnSigterm() throws Exception {
+    Files.createDirectories(DIR);
+    try (MemcachedServers servers = MemcachedServers.start(2, MemcachedConfig.DEFAULTS, DIR)) {
+      int port = Ports.freeLoopbackPort();
+      Path config = DIR.resolve("proxy.yaml");
+      Files.writeString(config, "listen: 127.0.0.1:" + port + "\npool:\n  servers: [\"" + servers.get(0).hostPort()
+          + ":1\", \"" + servers.get(1).hostPort() + ":1\"]\n");
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      try (HostProcess proxy = HostProcess.start("locus-proxy", List.of(java, "-jar", jar().toString(), "--config",
+          config.toString()), DIR.resolve("proxy.log"))) {
+        Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(20), proxy);
+        try (RawClient c = new RawClient(new java.net.InetSocketAddress("127.0.0.1", port))) {
+          assertEquals("STORED\r\nVALUE k 0 1\r\nv\r\nEND\r\n", c.exchange("set k 0 0 1\r\nv\r\nget k\r\n"));
+        }
+        proxy.close();
+        assertEquals(0, proxy.exitCode() == 143 ? 0 : proxy.exitCode(), "exit code after SIGTERM");
+        assertFalse(proxy.isAlive());
+      }
+    }
+  }
+
+  @Test
+  void badConfig_exitsWith2_andNamesTheKey() throws Exception {
+    Files.createDirectories(DIR);
+    Path config = DIR.resolve("bad.yaml");
+    Files.writeString(config, "pool:\n  servers: [\"127.0.0.1:11211:1\"]\nbackend: {timeout: soon}\n");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-jar", jar().toString(), "--config", config.toString())
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(2, p.exitValue(), out);
+    assertTrue(out.contains("backend.timeout: \"soon\" (expected: a duration such as 250us, 20ms or 1s)"), out);
+  }
+}
