@@ -4,6 +4,7 @@ import io.locus.memcached.config.ConfigException;
 import io.locus.memcached.config.ConfigLoader;
 import io.locus.memcached.config.ProxyConfig;
 import io.locus.memcached.proxy.ProxyServer;
+import io.locus.memcached.proxy.TenantReloader;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -50,8 +51,11 @@ public final class MemcachedProxy implements Callable<Integer> {
       System.err.println("locus-memcached-proxy: " + e.getMessage());
       return 1;
     }
+    TenantReloader reloader = new TenantReloader(config, server, cfg.longValue("reload.interval"));
+    reloader.onSighup();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      reloader.close();
       server.close();
       stopped.countDown();
     }, "locus-stop"));

@@ -63,6 +63,8 @@ public final class ConfigKeys {
       key("dlc.class_policy", ENUM, "LATEST", 0, 0, "class of an item read with several deadlines {LATEST, MIN}"),
       key("dlc.weight", ENUM, "geometric", 0, 0, "class weight {geometric, miss_prob}"),
       key("fairness.enabled", BOOL, "false", 0, 0, "per-tenant cache shares"),
+      key("fairness.hard_over_quota", BOOL, "false", 0, 0,
+          "with fairness, only tenants over their quota lose items while any is over"),
       key("fairness.eps", DOUBLE, "0.015625", 0, 1, "fairness slack EPS"),
       key("local.capacity_bytes", SIZE, "64m", 0, 1L << 40, "in-proxy cache capacity, bytes"),
       key("local.mode", ENUM, "all", 0, 0, "in-proxy cache use {all, hot_only, off}"),
@@ -80,6 +82,11 @@ public final class ConfigKeys {
       key("reissue.burst", INT, "10", 0, 1_000_000, "re-issue bucket burst"),
       key("replication_factor", INT, "1", 1, 16, "static replicas per key"),
       // Load balancing (§2, §4.7).
+      // Operations (§4.10).
+      key("metrics.prometheus_port", INT, "0", 0, 65535,
+          "port of the Prometheus text endpoint GET /metrics on the listen host; 0 = off"),
+      key("reload.interval", DURATION, "1s", 0, 3600 * S,
+          "how often the running proxy checks its config file for changed tenants; 0 = only on SIGHUP"),
       key("lb.epoch", DURATION, "1s", MS, 3600 * S, "statistics epoch"),
       key("lb.persistence", INT, "4", 1, 1000, "epochs a trigger must persist"),
       key("lb.cachelets_per_backend", INT, "16", 1, 4096, "cachelets per backend"),

@@ -35,9 +35,17 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(ClientHandler.class);
 
   /** What all connections of a server share. */
-  record Shared(TenantResolver resolver, AuthFile auth, ProxyStats stats, String version, int threads,
-      int maxPipeline, java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
-      java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools) {}
+  record Shared(java.util.function.Supplier<TenantResolver> resolver, AuthFile auth, ProxyStats stats, String version,
+      int threads, int maxPipeline, java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
+      java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools,
+      java.util.function.Supplier<Map<String, String>> extraStats) {
+    /** A fixed resolver and no extra {@code stats} lines. */
+    Shared(TenantResolver resolver, AuthFile auth, ProxyStats stats, String version, int threads, int maxPipeline,
+        java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
+        java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools) {
+      this(() -> resolver, auth, stats, version, threads, maxPipeline, handlers, pools, Map::of);
+    }
+  }
 
   private static final java.util.concurrent.atomic.AtomicLong CONNECTION_IDS = new java.util.concurrent.atomic.AtomicLong();
 
@@ -136,7 +144,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     }
     Resolution resolution;
     try {
-      resolution = shared.resolver().resolve(session, req.key(), metaFlags(req));
+      resolution = shared.resolver().get().resolve(session, req.key(), metaFlags(req));
     } catch (HintException e) {
       shared.stats().tenantRejects.increment();
       LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());
@@ -205,6 +213,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
       for (Map.Entry<String, String> e : shared.stats().snapshot(shared.version(), shared.threads()).entrySet()) {
         sb.append("STAT ").append(e.getKey()).append(' ').append(e.getValue()).append("\r\n");
       }
+      for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
+        sb.append("STAT ").append(e.getKey()).append(' ').append(e.getValue()).append("\r\n");
+      }
     } else if (args.equals(List.of("backends"))) {
       BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
       for (int i = 0; i < pool.size(); i++) {
@@ -212,6 +223,21 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         sb.append("STAT backend:").append(i).append(":addr ").append(b).append("\r\n");
         sb.append("STAT backend:").append(i).append(":state ").append(b.state()).append("\r\n");
         sb.append("STAT backend:").append(i).append(":outstanding ").append(b.outstanding()).append("\r\n");
+        if (handler instanceof DeadlineHandler dh) { // this I/O thread's scheduler of backend i
+          io.locus.memcached.schedule.DeadlineScheduler<?> s = dh.scheduler(i);
+          sb.append("STAT backend:").append(i).append(":queue ").append(s.queueLength()).append("\r\n");
+          sb.append("STAT backend:").append(i).append(":inflight ").append(s.inflight()).append("\r\n");
+          sb.append("STAT backend:").append(i).append(":service_mean_us ")
+              .append((long) s.admission().model().meanNanos() / 1000).append("\r\n");
+          sb.append("STAT backend:").append(i).append(":service_quantile_us ")
+              .append(s.admission().model().quantileNanos() / 1000).append("\r\n");
+          sb.append("STAT backend:").append(i).append(":kappa ")
+              .append(String.format(java.util.Locale.ROOT, "%.3f", s.admission().kappa())).append("\r\n");
+          sb.append("STAT backend:").append(i).append(":deadlines_met ").append(s.admission().totalMet())
+              .append("\r\n");
+          sb.append("STAT backend:").append(i).append(":deadlines_missed ").append(s.admission().totalMissed())
+              .append("\r\n");
+        }
       }
     } else {
       return line("ERROR");
@@ -232,7 +258,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         tenant = a.substring(7);
         if (session.user() != null) {
           try {
-            shared.resolver().checkAllowed(session.user(), tenant);
+            shared.resolver().get().checkAllowed(session.user(), tenant);
           } catch (HintException e) {
             return e.replyLine();
           }

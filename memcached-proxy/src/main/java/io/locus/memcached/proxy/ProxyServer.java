@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,17 +48,29 @@ public final class ProxyServer implements AutoCloseable {
   private EventLoopGroup workers;
 
   private final RequestHandler.Factory handlerFactory;
+  private final DeadlineServices deadlines;
+  private final AtomicReference<TenantResolver> resolver = new AtomicReference<>();
+  private PrometheusEndpoint prometheus;
 
-  /** A pass-through proxy. */
+  /**
+   * The full proxy: in-proxy deadline cache, per-backend deadline schedulers and admission control
+   * ({@link DeadlineServices}).
+   *
+   * @throws ConfigException if the deadline settings are not usable
+   */
   public ProxyServer(ProxyConfig config) {
-    this(config, RequestHandler.Factory.PASS_THROUGH);
+    this.config = config;
+    this.ring = BackendPool.ringFor(config);
+    this.deadlines = new DeadlineServices(config, ring, stats);
+    this.handlerFactory = deadlines.factory();
   }
 
-  /** A proxy whose per-thread handlers {@code handlerFactory} builds around the pass-through path. */
+  /** A proxy whose per-thread handlers {@code handlerFactory} builds around the pass-through path (no cache). */
   public ProxyServer(ProxyConfig config, RequestHandler.Factory handlerFactory) {
     this.config = config;
     this.ring = BackendPool.ringFor(config);
     this.handlerFactory = handlerFactory;
+    this.deadlines = null;
   }
 
   /**
@@ -77,12 +90,12 @@ public final class ProxyServer implements AutoCloseable {
         throw new ConfigException("auth.file: cannot use " + file + ": " + e.getMessage(), e);
       }
     }
-    TenantResolver resolver = new TenantResolver(config.tenantPolicy());
+    resolver.set(new TenantResolver(config.tenantPolicy()));
     int threads = config.intValue("io_threads");
     boss = Transport.group(1, new DefaultThreadFactory("locus-accept", true));
     workers = Transport.group(threads, new DefaultThreadFactory("locus-io", true));
-    ClientHandler.Shared shared = new ClientHandler.Shared(resolver, auth, stats, config.string("version"), threads,
-        config.intValue("limits.max_pipeline"), this::handlerFor, this::poolFor);
+    ClientHandler.Shared shared = new ClientHandler.Shared(resolver::get, auth, stats, config.string("version"), threads,
+        config.intValue("limits.max_pipeline"), this::handlerFor, this::poolFor, this::deadlineStats);
     ProtocolLimits limits = config.protocolLimits();
     List<InetSocketAddress> bound = new ArrayList<>();
     for (Listener l : config.listeners()) {
@@ -106,6 +119,15 @@ public final class ProxyServer implements AutoCloseable {
         throw new IllegalStateException("cannot listen on " + l.host() + ":" + l.port() + ": " + e, e);
       } 
     }
+    int metricsPort = config.intValue("metrics.prometheus_port");
+    if (metricsPort > 0) {
+      try {
+        prometheus = new PrometheusEndpoint(config.listeners().get(0).host(), metricsPort, this::allStats);
+      } catch (IllegalStateException e) {
+        close();
+        throw e;
+      }
+    }
     LOG.info("locus memcached proxy listening on {}, {} backends, {} I/O threads ({})", bound,
         config.servers().size(), threads, Transport.name());
     return bound;
@@ -120,6 +142,42 @@ public final class ProxyServer implements AutoCloseable {
     return stats;
   }
 
+  /** The deadline path's shared state, or null for a proxy built with its own handler factory. */
+  public DeadlineServices deadlines() {
+    return deadlines;
+  }
+
+  /** The Prometheus endpoint's address, or null when {@code metrics.prometheus_port} is 0. */
+  public InetSocketAddress prometheusAddress() {
+    return prometheus == null ? null : prometheus.address();
+  }
+
+  /**
+   * Applies the tenant part of a re-read configuration ({@code tenants}, {@code deadline_rules}, {@code hints.*},
+   * {@code auth.allowed_tenants}; cache weights and service levels stay as started) without touching
+   * connections: requests resolved from now on use it. Other changed keys need a restart (logged).
+   */
+  public void reloadTenants(ProxyConfig fresh) {
+    resolver.set(new TenantResolver(fresh.tenantPolicy()));
+    if (!fresh.values().equals(config.values()) || !fresh.servers().equals(config.servers())) {
+      LOG.warn("configuration reload: only tenants, deadline rules and hints were applied; other changes need a"
+          + " restart");
+    }
+    LOG.info("configuration reload: {} tenants, {} deadline rules", fresh.tenants().size(),
+        fresh.deadlineRules().size());
+  }
+
+  private Map<String, String> deadlineStats() {
+    return deadlines == null ? Map.of() : deadlines.statsLines();
+  }
+
+  private Map<String, String> allStats() {
+    Map<String, String> all = new java.util.LinkedHashMap<>(stats.snapshot(config.string("version"),
+        config.intValue("io_threads")));
+    all.putAll(deadlineStats());
+    return all;
+  }
+
   private BackendPool poolFor(EventLoop loop) {
     return pools.computeIfAbsent(loop, l -> new BackendPool(config, ring, l, stats));
   }
@@ -131,6 +189,10 @@ public final class ProxyServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (prometheus != null) {
+      prometheus.close();
+      prometheus = null;
+    }
     for (Channel c : serverChannels) {
       c.close().awaitUninterruptibly();
     }

@@ -38,25 +38,39 @@ class FuzzIT {
     ResourceLeakDetector.Level previousLevel = ResourceLeakDetector.getLevel();
     ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
     try {
-      fuzz();
+      fuzz(false, CONNECTIONS);
     } finally {
       // The level is JVM-wide; later tests (LatencyIT) must not pay for PARANOID tracking.
       ResourceLeakDetector.setLevel(previousLevel);
     }
   }
 
-  private void fuzz() throws Exception {
+  /** The same against the full proxy (cache, schedulers): fewer connections, the build's time is shared. */
+  @Test
+  void mutatedCommands_fullProxy_neverCrashNorServeAStaleWitness() throws Exception {
+    ResourceLeakDetector.Level previousLevel = ResourceLeakDetector.getLevel();
+    ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+    try {
+      fuzz(true, CONNECTIONS / 4);
+    } finally {
+      ResourceLeakDetector.setLevel(previousLevel);
+    }
+  }
+
+  private void fuzz(boolean fullProxy, int connections) throws Exception {
     Random rnd = new Random(SEED);
     System.out.println("fuzz seed " + SEED + " (rerun with -Dlocus.fuzz.seed=" + SEED + ")");
     long start = System.nanoTime();
     int errorReplies = 0;
     long replyBytes = 0;
     try (MemcachedServers servers = MemcachedServers.start(2, MemcachedConfig.DEFAULTS, DIR);
-        ProxyUnderTest proxy = new ProxyUnderTest(servers.addresses(), "backend: {timeout: 500ms}\n");
+        ProxyUnderTest proxy = fullProxy
+            ? ProxyUnderTest.withDeadlines(servers.addresses(), "backend: {timeout: 500ms}\n")
+            : new ProxyUnderTest(servers.addresses(), "backend: {timeout: 500ms}\n");
         RawClient witness = new RawClient(proxy.address)) {
       byte[] witnessValue = new byte[3000];
       rnd.nextBytes(witnessValue);
-      for (int conn = 0; conn < CONNECTIONS; conn++) {
+      for (int conn = 0; conn < connections; conn++) {
         String key = "witness:" + conn;
         ByteArrayOutputStream set = new ByteArrayOutputStream();
         set.writeBytes(RawClient.bytes("set " + key + " 7 0 " + witnessValue.length + "\r\n"));
@@ -88,8 +102,9 @@ class FuzzIT {
       long seconds = (System.nanoTime() - start) / 1_000_000_000L;
       assertEquals("VERSION 1.6.0\r\n", new String(witness.exchange(RawClient.bytes("version\r\n")),
           StandardCharsets.ISO_8859_1), "proxy still serves");
-      System.out.printf("fuzz: %d commands on %d connections in %d s, %d reply bytes, %d error replies%n",
-          CONNECTIONS * COMMANDS_PER_CONNECTION, CONNECTIONS, seconds, replyBytes, errorReplies);
+      System.out.printf("fuzz%s: %d commands on %d connections in %d s, %d reply bytes, %d error replies%n",
+          fullProxy ? " (full proxy)" : "", connections * COMMANDS_PER_CONNECTION, connections, seconds, replyBytes,
+          errorReplies);
       assertTrue(errorReplies > 0, "the fuzz produced malformed input the proxy rejected");
     }
   }

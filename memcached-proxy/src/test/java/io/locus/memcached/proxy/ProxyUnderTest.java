@@ -15,11 +15,40 @@ final class ProxyUnderTest implements AutoCloseable {
   }
 
   ProxyUnderTest(List<InetSocketAddress> backends, String extraYaml, RequestHandler.Factory factory) {
+    server = new ProxyServer(ConfigLoader.parse(yaml(backends, extraYaml), "test"), factory);
+    address = server.start().get(0);
+  }
+
+  private ProxyUnderTest(ProxyServer server) {
+    this.server = server;
+    this.address = server.start().get(0);
+  }
+
+  /** The full proxy (deadline cache, schedulers, admission), as {@code java -jar} runs it. */
+  static ProxyUnderTest withDeadlines(List<InetSocketAddress> backends, String extraYaml) {
+    return new ProxyUnderTest(new ProxyServer(ConfigLoader.parse(yaml(backends, extraYaml), "test")));
+  }
+
+  static String yaml(List<InetSocketAddress> backends, String extraYaml) {
     String servers = backends.stream().map(a -> "\"127.0.0.1:" + a.getPort() + ":1\"")
         .collect(Collectors.joining(", "));
-    String yaml = "listen: 127.0.0.1:0\npool:\n  servers: [" + servers + "]\n" + extraYaml;
-    server = new ProxyServer(ConfigLoader.parse(yaml, "test"), factory);
-    address = server.start().get(0);
+    return "listen: 127.0.0.1:0\npool:\n  servers: [" + servers + "]\n" + extraYaml;
+  }
+
+  /** The proxy's {@code stats} lines, name to value. */
+  java.util.Map<String, String> stats() throws java.io.IOException {
+    try (RawClient c = new RawClient(address)) {
+      c.send("stats\r\n");
+      String all = new String(c.readUntilEndsWith(RawClient.bytes("END\r\n")), java.nio.charset.StandardCharsets.ISO_8859_1);
+      java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+      for (String line : all.split("\r\n")) {
+        String[] p = line.split(" ", 3);
+        if (p.length == 3 && p[0].equals("STAT")) {
+          m.put(p[1], p[2]);
+        }
+      }
+      return m;
+    }
   }
 
   String hostPort() {

@@ -1,0 +1,696 @@
+package io.locus.memcached.proxy;
+
+import io.locus.memcached.cache.CachedItem;
+import io.locus.memcached.cache.DeadlineCache;
+import io.locus.memcached.protocol.Command;
+import io.locus.memcached.protocol.MemcachedRequest;
+import io.locus.memcached.schedule.Decision;
+import io.locus.memcached.schedule.DeadlineScheduler;
+import io.locus.memcached.schedule.RejectReason;
+import io.locus.memcached.schedule.Ticket;
+import io.locus.memcached.schedule.TicketListener;
+import io.locus.memcached.schedule.TicketRequest;
+import io.locus.memcached.tenant.Deadline;
+import io.locus.memcached.tenant.Resolution;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The deadline path of one I/O thread: the in-proxy cache in front of the backends, and one EDF scheduler with
+ * admission control per backend ({@code shared/specs/proxy.md} §4.4-§4.6).
+ *
+ * <p>Reads: classic {@code get} and {@code mg} with the flags of {@link MetaGetFlags} are answered from the cache;
+ * on a miss the proxy sends the fill {@code mg <key> v f t} through the key's scheduler, stores the value and builds
+ * the client's reply from it. {@code gets gat gats}, other {@code mg} forms and {@code me} go to the backend
+ * unchanged (they need its cas unique, clock or access bits), also through the scheduler. Writes ({@code set add
+ * replace append prepend cas delete incr decr touch gat gats ms md ma}, {@code mg} with {@code T N E}) drop the
+ * local copy before they are forwarded and again when the backend answered; {@code flush_all} clears the cache.
+ *
+ * <p>Scheduling: every keyed request goes through the scheduler of its backend (writes and best-effort reads
+ * best-effort, never refused); a hard-deadline read the scheduler cannot finish in time is refused up front with the
+ * §4.2 reply ({@code classic.reject_mode}, {@code meta.reject_mode}); a queued hard request whose deadline passes is
+ * dropped. The latency model learns from each dispatch-to-reply time. Multi-gets spanning several backends without
+ * the cache, {@code flush_all} and base64 ({@code b}) meta keys bypass the schedulers.
+ *
+ * <p>Confined to its event loop (the schedulers' owner thread, spec §4.6).
+ */
+final class DeadlineHandler implements RequestHandler {
+  private static final List<String> FILL_FLAGS = List.of("v", "f", "t");
+  private static final byte[] CRLF = {'\r', '\n'};
+
+  private final RequestHandler backends;
+  private final DeadlineServices services;
+  private final LocalCache cache;
+  private final ProxyStats stats;
+  private final List<DeadlineScheduler<Pending>> schedulers = new ArrayList<>();
+  private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+  /** Per client connection: per backend, the last absolute deadline of any ticket [2b] and of a write [2b+1]. */
+  private final Map<Long, long[]> lastDeadlines = new java.util.HashMap<>();
+  private int sweepAt = 4096;
+
+  DeadlineHandler(RequestHandler backends, DeadlineServices services) {
+    this.backends = backends;
+    this.services = services;
+    this.cache = services.cache();
+    this.stats = services.stats();
+    TicketListener<Pending> listener = new TicketListener<>() {
+      @Override
+      public void dispatch(Ticket<Pending> ticket) {
+        ticket.payload().dispatch(ticket);
+      }
+
+      @Override
+      public void expired(Ticket<Pending> ticket) {
+        ticket.payload().expired();
+      }
+    };
+    for (int i = 0; i < services.ring().servers().size(); i++) {
+      schedulers.add(new DeadlineScheduler<>(services.schedulerConfig(), services.levels(), System::nanoTime,
+          listener));
+    }
+  }
+
+  /** The scheduler of backend {@code index}, for tests and {@code stats}; owner thread only. */
+  DeadlineScheduler<?> scheduler(int index) {
+    return schedulers.get(index);
+  }
+
+  /** Per client connection with tickets waiting in a queue: their count, and requests that must wait for them. */
+  private static final class Connection {
+    int queued;
+    final java.util.ArrayDeque<Runnable> deferred = new java.util.ArrayDeque<>();
+    final java.util.ArrayDeque<Boolean> deferredBypass = new java.util.ArrayDeque<>();
+  }
+
+  private final Map<Long, Connection> connections = new java.util.HashMap<>();
+
+  /**
+   * A request that does not go through a scheduler ({@code flush_all}, a multi-get over several backends without the
+   * cache, a base64 meta key) would overtake its connection's queued requests; it waits until they are dispatched,
+   * and the connection's later requests wait behind it, so one connection's requests reach a backend in order.
+   */
+  @Override
+  public void handle(ProxyRequest pr, ReplySink clientSink) {
+    Connection c = connections.get(pr.connectionId());
+    boolean bypass = bypassesSchedulers(pr);
+    if (c != null && (!c.deferred.isEmpty() || (bypass && c.queued > 0))) {
+      c.deferred.add(() -> process(pr, clientSink));
+      c.deferredBypass.add(bypass);
+      return;
+    }
+    process(pr, clientSink);
+  }
+
+  private boolean bypassesSchedulers(ProxyRequest pr) {
+    MemcachedRequest req = pr.request();
+    return switch (req.command().family()) {
+      case BROADCAST -> true;
+      case RETRIEVAL -> !(req.command() == Command.GET && cache != null) && backendOfAll(req.keys()) < 0;
+      case META -> pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b');
+      default -> false;
+    };
+  }
+
+  private void queuedOn(long connectionId) {
+    connections.computeIfAbsent(connectionId, id -> new Connection()).queued++;
+  }
+
+  /** One of the connection's tickets left the queue: run what waited for the queue to empty, in order. */
+  private void dequeuedOn(long connectionId) {
+    Connection c = connections.get(connectionId);
+    c.queued--;
+    while (!c.deferred.isEmpty() && !(c.deferredBypass.peek() && c.queued > 0)) {
+      c.deferredBypass.poll();
+      c.deferred.poll().run();
+    }
+    if (c.queued == 0 && c.deferred.isEmpty()) {
+      connections.remove(connectionId);
+    }
+  }
+
+  private void process(ProxyRequest pr, ReplySink clientSink) {
+    MemcachedRequest req = pr.request();
+    TenantMetrics.Counters counters = services.metrics().of(pr.resolution().tenant());
+    MeteredSink sink = new MeteredSink(clientSink, counters, pr, hardDeadlineNanos(pr));
+    Command cmd = req.command();
+    switch (cmd.family()) {
+      case RETRIEVAL -> {
+        if (cmd == Command.GET && cache != null) {
+          classicGet(pr, sink);
+          return;
+        }
+        List<byte[]> keys = new ArrayList<>();
+        if (cmd == Command.GAT || cmd == Command.GATS) {
+          req.keys().forEach(k -> keys.add(LocalCache.bytes(k)));
+        }
+        forward(pr, sink, TicketRequest.Kind.READ, backendOfAll(req.keys()), keys);
+      }
+      case META -> {
+        List<String> flags = pr.resolution().forwardedFlags();
+        boolean base64 = flags.stream().anyMatch(f -> f.charAt(0) == 'b');
+        MetaGetFlags mg = cmd == Command.MG && cache != null && !base64 ? MetaGetFlags.parse(flags) : null;
+        if (mg != null) {
+          metaGet(pr, sink, mg);
+          return;
+        }
+        int backend = base64 ? -1 : services.ring().serverFor(req.key());
+        boolean writes = cmd == Command.MS || cmd == Command.MD || cmd == Command.MA
+            || (cmd == Command.MG && flags.stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0));
+        List<byte[]> keys = writes ? List.of(cacheKey(req.key(), base64)) : List.of();
+        forward(pr, sink, writes ? TicketRequest.Kind.WRITE : TicketRequest.Kind.READ, backend, keys);
+      }
+      case STORAGE, KEYED -> forward(pr, sink, TicketRequest.Kind.WRITE, services.ring().serverFor(req.key()),
+          List.of(LocalCache.bytes(req.key())));
+      case BROADCAST -> {
+        if (cache != null) {
+          cache.clear();
+        }
+        backends.handle(pr, cache == null ? sink : after(sink, cache::clear));
+      }
+      default -> backends.handle(pr, sink);
+    }
+  }
+
+  private static byte[] cacheKey(String key, boolean base64) {
+    if (base64) {
+      try {
+        return Base64.getDecoder().decode(key);
+      } catch (IllegalArgumentException e) {
+        return LocalCache.bytes(key); // memcached refuses it; nothing to invalidate
+      }
+    }
+    return LocalCache.bytes(key);
+  }
+
+  /** The backend owning all of {@code keys}, or -1 if they span several. */
+  private int backendOfAll(List<String> keys) {
+    int backend = -1;
+    for (String k : keys) {
+      int b = services.ring().serverFor(k);
+      if (backend >= 0 && b != backend) {
+        return -1;
+      }
+      backend = b;
+    }
+    return backend;
+  }
+
+  /** The relative hard deadline in ns, or -1 for best-effort. */
+  private long hardDeadlineNanos(ProxyRequest pr) {
+    Deadline d = pr.resolution().deadline();
+    return d.bestEffort() ? -1 : d.micros() * 1000;
+  }
+
+  /**
+   * The ticket for a request to {@code backend}. EDF may reorder requests of different connections, never those of
+   * one connection to one backend (memcached's per-connection order: a read pipelined behind a write sees it): a read
+   * gets at least the absolute deadline of the connection's last write there, a write at least that of the
+   * connection's last request there. Admission then judges such a read against the raised deadline; its met/missed
+   * count uses the client's own.
+   */
+  private TicketRequest ticketRequest(ProxyRequest pr, TicketRequest.Kind kind, int backend) {
+    Deadline d = pr.resolution().deadline();
+    long nanos = d.microsOr(services.nominalMicros()) * 1000;
+    long at = pr.arrivalNanos() + nanos;
+    long[] last = lastDeadlines.computeIfAbsent(pr.connectionId(), id -> {
+      long[] a = new long[2 * schedulers.size()];
+      java.util.Arrays.fill(a, NONE);
+      return a;
+    });
+    long floor = kind == TicketRequest.Kind.WRITE ? last[2 * backend] : last[2 * backend + 1];
+    if (floor != NONE && floor - at > 0) {
+      at = floor;
+      nanos = at - pr.arrivalNanos();
+    }
+    last[2 * backend] = later(last[2 * backend], at);
+    if (kind == TicketRequest.Kind.WRITE) {
+      last[2 * backend + 1] = later(last[2 * backend + 1], at);
+    }
+    if (lastDeadlines.size() > sweepAt) {
+      forgetPastDeadlines();
+      sweepAt = Math.max(4096, 2 * lastDeadlines.size()); // amortized: a sweep per doubling, not per request
+    }
+    return new TicketRequest(pr.resolution().tenant(), kind, !d.bestEffort(), pr.arrivalNanos(), nanos);
+  }
+
+  private static final long NONE = Long.MIN_VALUE;
+
+  private static long later(long a, long b) {
+    return a == NONE || b - a > 0 ? b : a;
+  }
+
+  /** Drops connections whose last deadlines have all passed: they can no longer raise a new ticket's. */
+  private void forgetPastDeadlines() {
+    long now = System.nanoTime();
+    lastDeadlines.values().removeIf(last -> {
+      for (long at : last) {
+        if (at != NONE && at - now > 0) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Sends a client request to its backend through the scheduler; {@code invalidate} are the cache keys the request
+   * writes (dropped before sending and after the reply).
+   */
+  private void forward(ProxyRequest pr, MeteredSink sink, TicketRequest.Kind kind, int backend,
+      List<byte[]> invalidate) {
+    ReplySink target = sink;
+    if (cache != null && !invalidate.isEmpty()) {
+      invalidate.forEach(cache::invalidate);
+      target = after(sink, () -> invalidate.forEach(cache::invalidate));
+    }
+    if (backend < 0) {
+      backends.handle(pr, target);
+      return;
+    }
+    boolean meta = pr.request().command().isMeta();
+    boolean quiet = pr.request().quiet();
+    submit(pr, backend, ticketRequest(pr, kind, backend), target, sink.counters, false, (reason, est) -> {
+      sink.rejected = true;
+      if (meta) {
+        if (services.metaRejectAsError() || reason == RejectReason.TENANT_QUOTA
+            || reason == RejectReason.DEADLINE_EXCEEDED) {
+          sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
+        } else if (quiet) {
+          sink.completeSilently();
+        } else {
+          sink.completeLine("EN");
+        }
+      } else if (services.classicRejectAsError() && reason != RejectReason.DEADLINE_EXCEEDED
+          && reason != RejectReason.TENANT_QUOTA) {
+        sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
+      } else {
+        sink.completeLine("END");
+      }
+    });
+  }
+
+  /** How a caller answers a request the scheduler refused or dropped; {@code est} in µs from now. */
+  @FunctionalInterface
+  private interface Refusal {
+    void refused(RejectReason reason, long estimateMicros);
+  }
+
+  private void submit(ProxyRequest pr, int backend, TicketRequest tr, ReplySink target,
+      TenantMetrics.Counters counters, boolean internal, Refusal refusal) {
+    DeadlineScheduler<Pending> scheduler = schedulers.get(backend);
+    Pending p = new Pending(scheduler, pr, target, counters, internal, refusal);
+    Decision<Pending> d = scheduler.offer(tr, p);
+    if (!d.admitted()) {
+      counters.rejected.increment();
+      maybeReissue(pr, backend, tr, d.reason(), counters);
+      pr.request().release();
+      refusal.refused(d.reason(), Math.max(0, (d.predictedFinishNanos() - System.nanoTime()) / 1000));
+      return;
+    }
+    if (d.ticket().state() == Ticket.State.QUEUED) {
+      p.queued = true;
+      counters.queued.incrementAndGet();
+      queuedOn(pr.connectionId());
+    }
+  }
+
+  /**
+   * Re-issues a refused meta read as a best-effort background request whose reply is dropped, within the tenant's
+   * re-issue bucket ({@code reissue.rate}, {@code reissue.burst}; MicroFuge [MF L468]). Why: while admission refuses
+   * nearly every hard read, the latency model would otherwise see only the few best-effort completions and could stay
+   * pessimistic long after the backend recovered.
+   */
+  private void maybeReissue(ProxyRequest pr, int backend, TicketRequest tr, RejectReason reason,
+      TenantMetrics.Counters counters) {
+    if (!tr.hard() || !pr.request().command().isMeta() || reason == RejectReason.TENANT_QUOTA
+        || !services.levels().tryAcquireReissue(tr.tenant(), System.nanoTime())) {
+      return;
+    }
+    services.reissues().increment();
+    pr.request().retain();
+    ProxyRequest copy = new ProxyRequest(pr.request(), pr.resolution(), System.nanoTime(), pr.connectionId());
+    TicketRequest be = TicketRequest.bestEffortRead(tr.tenant(), copy.arrivalNanos(), TicketRequest.NO_DEADLINE);
+    Pending p = new Pending(schedulers.get(backend), copy, DISCARD, counters, true, (r, est) -> { });
+    Decision<Pending> d = schedulers.get(backend).offer(be, p);
+    if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
+      p.queued = true;
+      counters.queued.incrementAndGet();
+      queuedOn(copy.connectionId());
+    }
+  }
+
+  /** Drops the reply of a background re-issue. */
+  private static final ReplySink DISCARD = new ReplySink() {
+    @Override
+    public void complete(ByteBuf reply) {
+      if (reply != null) {
+        reply.release();
+      }
+    }
+
+    @Override
+    public void completeLine(String line) {
+    }
+
+    @Override
+    public void completeSilently() {
+    }
+  };
+
+  /** A request waiting for, or holding, a ticket at one backend. */
+  private final class Pending {
+    final DeadlineScheduler<Pending> scheduler;
+    final ProxyRequest pr;
+    final ReplySink target;
+    final TenantMetrics.Counters counters;
+    final boolean internal;
+    final Refusal refusal;
+    boolean queued;
+
+    Pending(DeadlineScheduler<Pending> scheduler, ProxyRequest pr, ReplySink target, TenantMetrics.Counters counters,
+        boolean internal, Refusal refusal) {
+      this.scheduler = scheduler;
+      this.pr = pr;
+      this.target = target;
+      this.counters = counters;
+      this.internal = internal;
+      this.refusal = refusal;
+    }
+
+    private void dequeued() {
+      if (queued) {
+        queued = false;
+        counters.queued.decrementAndGet();
+        dequeuedOn(pr.connectionId());
+      }
+    }
+
+    void dispatch(Ticket<Pending> ticket) {
+      backends.handle(pr, new ReplySink() {
+        private boolean released;
+
+        private void release() {
+          if (!released) {
+            released = true;
+            scheduler.complete(ticket);
+          }
+        }
+
+        @Override
+        public void complete(ByteBuf reply) {
+          release();
+          target.complete(reply);
+        }
+
+        @Override
+        public void completeLine(String line) {
+          release();
+          target.completeLine(line);
+        }
+
+        @Override
+        public void completeSilently() {
+          release();
+          target.completeSilently();
+        }
+      });
+      if (internal) {
+        stats.cmdMeta.decrement(); // a fill is not a client's meta request
+      }
+      dequeued(); // after the write above: what waited for this connection's queue must follow it
+    }
+
+    void expired() {
+      dequeued();
+      pr.request().release();
+      counters.rejected.increment();
+      refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
+    }
+  }
+
+  /** A sink that runs {@code action} once the reply is there, before passing it on. */
+  private static ReplySink after(ReplySink sink, Runnable action) {
+    return new ReplySink() {
+      @Override
+      public void complete(ByteBuf reply) {
+        action.run();
+        sink.complete(reply);
+      }
+
+      @Override
+      public void completeLine(String line) {
+        action.run();
+        sink.completeLine(line);
+      }
+
+      @Override
+      public void completeSilently() {
+        action.run();
+        sink.completeSilently();
+      }
+    };
+  }
+
+  /** Sends the fill {@code mg <key> v f t} for a local miss and stores what comes back. */
+  private void fill(String key, ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {
+    byte[] k = LocalCache.bytes(key);
+    long version = cache.versionOf(k);
+    Resolution r = origin.resolution();
+    MemcachedRequest mg = new MemcachedRequest(Command.MG, List.of(key, "v", "f", "t"), null, false);
+    ProxyRequest fr = new ProxyRequest(mg, new Resolution(r.tenant(), r.deadline(), FILL_FLAGS), origin.arrivalNanos(),
+        origin.connectionId());
+    long cacheDeadline = r.deadline().bestEffort() ? DeadlineCache.NO_DEADLINE : r.deadline().micros() * 1000;
+    int backend = services.ring().serverFor(k);
+    submit(fr, backend, ticketRequest(fr, TicketRequest.Kind.READ, backend), new ReplySink() {
+      @Override
+      public void complete(ByteBuf reply) {
+        if (reply == null) {
+          done.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
+          return;
+        }
+        FillResult result;
+        try {
+          result = FillResult.parse(reply);
+        } catch (RuntimeException e) {
+          result = FillResult.failure("SERVER_ERROR bad fill reply from backend");
+        } finally {
+          reply.release();
+        }
+        if (result.hit()) {
+          cache.fill(k, result.value(), result.clientFlags(), result.ttlNanos(), cacheDeadline, r.tenant(), version);
+        }
+        done.accept(result);
+      }
+
+      @Override
+      public void completeLine(String line) {
+        done.accept(FillResult.failure(line));
+      }
+
+      @Override
+      public void completeSilently() {
+        done.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
+      }
+    }, counters, true, (reason, est) -> done.accept(FillResult.refused(reason, est)));
+  }
+
+  private long cacheDeadline(ProxyRequest pr) {
+    Deadline d = pr.resolution().deadline();
+    return d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
+  }
+
+  private void metaGet(ProxyRequest pr, MeteredSink sink, MetaGetFlags flags) {
+    stats.cmdMeta.increment();
+    String key = pr.request().key();
+    pr.request().release();
+    CachedItem item = cache.get(LocalCache.bytes(key), cacheDeadline(pr), pr.resolution().tenant());
+    if (item != null) {
+      sink.counters.hits.increment();
+      sink.complete(metaHit(flags, key, item.clientFlags(), item.value()));
+      return;
+    }
+    sink.counters.misses.increment();
+    fill(key, pr, sink.counters, r -> {
+      if (r.hit()) {
+        sink.complete(metaHit(flags, key, r.clientFlags(), r.value()));
+      } else if (r.failure() != null) {
+        sink.completeLine(r.failure());
+      } else if (r.refusal() != null && (services.metaRejectAsError() || r.refusal() == RejectReason.TENANT_QUOTA
+          || r.refusal() == RejectReason.DEADLINE_EXCEEDED)) {
+        sink.rejected = true;
+        sink.completeLine("SERVER_ERROR " + r.refusal().serverErrorText(r.estimateMicros()));
+      } else {
+        sink.rejected = r.refusal() != null;
+        if (flags.quiet) {
+          sink.completeSilently();
+        } else {
+          sink.completeLine(flags.missLine(key));
+        }
+      }
+    });
+  }
+
+  private ByteBuf metaHit(MetaGetFlags flags, String key, int clientFlags, byte[] value) {
+    String line = flags.hitLine(key, clientFlags, value.length);
+    ByteBuf b = alloc.buffer(line.length() + 4 + (flags.value ? value.length + 2 : 0));
+    b.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+    b.writeBytes(CRLF);
+    if (flags.value) {
+      b.writeBytes(value).writeBytes(CRLF);
+    }
+    return b;
+  }
+
+  /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
+  private void classicGet(ProxyRequest pr, MeteredSink sink) {
+    List<String> keys = pr.request().keys();
+    pr.request().release();
+    stats.cmdGet.add(keys.size());
+    ClassicGet g = new ClassicGet(keys, sink);
+    long deadline = cacheDeadline(pr);
+    for (int i = 0; i < keys.size(); i++) {
+      CachedItem item = cache.get(LocalCache.bytes(keys.get(i)), deadline, pr.resolution().tenant());
+      if (item != null) {
+        g.values[i] = item.value();
+        g.flags[i] = item.clientFlags();
+        sink.counters.hits.increment();
+      } else {
+        sink.counters.misses.increment();
+        g.missing.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
+      }
+    }
+    g.pending = g.missing.size();
+    if (g.pending == 0) {
+      g.finish();
+      return;
+    }
+    for (Map.Entry<String, List<Integer>> e : new ArrayList<>(g.missing.entrySet())) {
+      fill(e.getKey(), pr, sink.counters, r -> g.arrived(e.getValue(), r));
+    }
+  }
+
+  private final class ClassicGet {
+    final List<String> keys;
+    final MeteredSink sink;
+    final byte[][] values;
+    final int[] flags;
+    final Map<String, List<Integer>> missing = new LinkedHashMap<>();
+    int pending;
+    String failure;
+    FillResult refusal;
+
+    ClassicGet(List<String> keys, MeteredSink sink) {
+      this.keys = keys;
+      this.sink = sink;
+      this.values = new byte[keys.size()][];
+      this.flags = new int[keys.size()];
+    }
+
+    void arrived(List<Integer> indexes, FillResult r) {
+      if (r.hit()) {
+        for (int i : indexes) {
+          values[i] = r.value();
+          flags[i] = r.clientFlags();
+        }
+      } else if (r.failure() != null && failure == null) {
+        failure = r.failure();
+      } else if (r.refusal() != null && refusal == null) {
+        refusal = r;
+      }
+      if (--pending == 0) {
+        finish();
+      }
+    }
+
+    void finish() {
+      // A single key's backend failure is memcached's error line; in a multi-get its keys are misses (§4.2).
+      if (failure != null && keys.size() == 1) {
+        sink.completeLine(failure);
+        return;
+      }
+      if (refusal != null) {
+        sink.rejected = true;
+        if (services.classicRejectAsError() && refusal.refusal() != RejectReason.DEADLINE_EXCEEDED
+            && refusal.refusal() != RejectReason.TENANT_QUOTA) {
+          sink.completeLine("SERVER_ERROR " + refusal.refusal().serverErrorText(refusal.estimateMicros()));
+          return;
+        }
+      }
+      int size = 5;
+      int hits = 0;
+      for (int i = 0; i < keys.size(); i++) {
+        if (values[i] != null) {
+          size += keys.get(i).length() + values[i].length + 40;
+          hits++;
+        }
+      }
+      stats.getHits.add(hits);
+      stats.getMisses.add(keys.size() - hits);
+      ByteBuf out = alloc.buffer(size);
+      for (int i = 0; i < keys.size(); i++) {
+        if (values[i] != null) {
+          out.writeCharSequence("VALUE " + keys.get(i) + " " + Integer.toUnsignedString(flags[i]) + " "
+              + values[i].length + "\r\n", StandardCharsets.ISO_8859_1);
+          out.writeBytes(values[i]).writeBytes(CRLF);
+        }
+      }
+      out.writeCharSequence("END\r\n", StandardCharsets.ISO_8859_1);
+      sink.complete(out);
+    }
+  }
+
+  /** The client's sink, recording latency and met/missed per tenant when the reply is complete. */
+  private static final class MeteredSink implements ReplySink {
+    final ReplySink inner;
+    final TenantMetrics.Counters counters;
+    final long arrivalNanos;
+    final long hardDeadlineNanos;
+    boolean rejected;
+
+    MeteredSink(ReplySink inner, TenantMetrics.Counters counters, ProxyRequest pr, long hardDeadlineNanos) {
+      this.inner = inner;
+      this.counters = counters;
+      this.arrivalNanos = pr.arrivalNanos();
+      this.hardDeadlineNanos = hardDeadlineNanos;
+    }
+
+    private void record() {
+      long elapsed = System.nanoTime() - arrivalNanos;
+      counters.requests.increment();
+      counters.latency.record(elapsed / 1000);
+      if (hardDeadlineNanos > 0 && !rejected) {
+        if (elapsed <= hardDeadlineNanos) {
+          counters.met.increment();
+        } else {
+          counters.missed.increment();
+        }
+      }
+    }
+
+    @Override
+    public void complete(ByteBuf reply) {
+      record();
+      inner.complete(reply);
+    }
+
+    @Override
+    public void completeLine(String line) {
+      record();
+      inner.completeLine(line);
+    }
+
+    @Override
+    public void completeSilently() {
+      record();
+      inner.completeSilently();
+    }
+  }
+}
