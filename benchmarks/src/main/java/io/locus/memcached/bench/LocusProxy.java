@@ -1,0 +1,167 @@
+package io.locus.memcached.bench;
+
+import io.locus.fixture.HostProcess;
+import io.locus.fixture.Ports;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Locus proxy as a child process of its shaded jar ({@code java -jar locus-memcached-proxy-*.jar --config
+ * FILE}), so its Netty never meets the Cassandra jars of this module. The configuration names the backends
+ * {@code memcached-0 ..} as the twemproxy fixture does, so both proxies place every key on the same backend.
+ */
+public final class LocusProxy implements AutoCloseable {
+    private final HostProcess process;
+    private final InetSocketAddress address;
+    private final Path config;
+
+    private LocusProxy(HostProcess process, InetSocketAddress address, Path config) {
+        this.process = process;
+        this.address = address;
+        this.config = config;
+    }
+
+    /**
+     * The YAML of one mode.
+     *
+     * @param port listen port
+     * @param backends backend addresses, named {@code memcached-i}
+     * @param tenants tenants, each with its key prefix {@code name:}
+     * @param emulation gives each range's deadline rule
+     * @param localCapacityBytes {@code local.capacity_bytes}
+     */
+    static String yaml(LocusMode mode, int port, List<InetSocketAddress> backends, List<TenantProfile> tenants,
+            Emulation emulation, long localCapacityBytes) {
+        StringBuilder y = new StringBuilder();
+        y.append("listen: 127.0.0.1:").append(port).append('\n');
+        y.append("pool:\n  servers:\n");
+        for (int i = 0; i < backends.size(); i++) {
+            InetSocketAddress b = backends.get(i);
+            y.append("    - \"").append(b.getHostString()).append(':').append(b.getPort()).append(":1 memcached-")
+                    .append(i).append("\"\n");
+        }
+        y.append("local.capacity_bytes: ").append(localCapacityBytes).append('\n');
+        for (String line : mode.yamlLines()) {
+            y.append(line).append('\n');
+        }
+        y.append("tenants:\n");
+        for (TenantProfile t : tenants) {
+            y.append("  - {id: ").append(t.name()).append(", prefixes: [\"").append(t.name()).append(":\"], weight: ")
+                    .append(t.weight()).append(", level: ").append(t.level()).append("}\n");
+        }
+        y.append("deadline_rules:\n");
+        for (TenantProfile t : tenants) {
+            for (DeadlineRange r : DeadlineRange.values()) {
+                String deadline = r == DeadlineRange.BEST_EFFORT ? "\"~\""
+                        : formatMillis(emulation.deadlineMillis(r)) + "ms";
+                y.append("  - {prefix: \"").append(t.name()).append(':').append(r.code()).append(":\", deadline: ")
+                        .append(deadline).append("}\n");
+            }
+        }
+        return y.toString();
+    }
+
+    private static String formatMillis(double millis) {
+        return millis == Math.rint(millis) ? Long.toString((long) millis) : Double.toString(millis);
+    }
+
+    /**
+     * Checks a configuration with the jar's {@code --check}; returns null if accepted, else the proxy's message.
+     *
+     * @throws UncheckedIOException if java cannot be started
+     */
+    static String check(Path jar, Path config) {
+        try {
+            Process p = new ProcessBuilder(javaCommand(jar, config, List.of("--check"))).redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "--check did not finish in 60 s";
+            }
+            return p.exitValue() == 0 ? null : "exit " + p.exitValue() + ": " + out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run java -jar " + jar, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
+    private static List<String> javaCommand(Path jar, Path config, List<String> extra) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xms256m", "-Xmx1g", "-jar", jar.toString(), "--config", config.toString()));
+        command.addAll(extra);
+        return command;
+    }
+
+    /**
+     * Starts the proxy with {@code yaml} and waits until it listens.
+     *
+     * @throws IllegalStateException if it exits or does not listen within 60 s (with its log's path)
+     */
+    static LocusProxy start(String label, Path jar, String yaml, int port, Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Path config = dir.resolve(label + ".yaml");
+            Files.writeString(config, yaml);
+            HostProcess process = HostProcess.start(label, javaCommand(jar, config, List.of()),
+                    dir.resolve(label + ".log"));
+            try {
+                Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(60), process);
+            } catch (RuntimeException e) {
+                process.close();
+                throw e;
+            }
+            return new LocusProxy(process, new InetSocketAddress("127.0.0.1", port), config);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the proxy configuration under " + dir, e);
+        }
+    }
+
+    /** Where clients connect. */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** The child's pid. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The configuration file. */
+    public Path config() {
+        return config;
+    }
+
+    /** The proxy's {@code stats} lines as name → value; empty if it does not answer. */
+    public Map<String, String> stats() {
+        Map<String, String> stats = new LinkedHashMap<>();
+        try (TextClient client = new TextClient(address, 5000)) {
+            for (String line : client.command("stats")) {
+                String[] parts = line.split(" ", 3);
+                if (parts.length == 3 && parts[0].equals("STAT")) {
+                    stats.put(parts[1], parts[2]);
+                }
+            }
+        } catch (IOException e) {
+            // A proxy that cannot answer stats has no local-hit numbers; the row still has the client's.
+        }
+        return stats;
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

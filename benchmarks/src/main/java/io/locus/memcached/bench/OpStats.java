@@ -1,0 +1,118 @@
+package io.locus.memcached.bench;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one tenant's requests did in the measured window: latency histogram (microseconds, 1 µs .. 60 s, 3
+ * significant digits), gets and hits, sets, proxy rejects, errors, and deadlines met per range. A get with a deadline
+ * counts as met when its value came back (a hit) within the deadline, latency measured from the request's intended
+ * start: the harness preloads every key, so a miss is a proxy's refusal ({@code classic.reject_mode: miss}) or a
+ * lost item, not an answer. Not thread-safe: one per client thread and tenant, merged with
+ * {@link #add}.
+ */
+public final class OpStats {
+    static final long MAX_MICROS = 60_000_000L;
+
+    final Histogram latencyMicros = new Histogram(MAX_MICROS, 3);
+    long gets;
+    long hits;
+    long sets;
+    long rejected;
+    long errors;
+    final long[] deadlineGets = new long[3];
+    final long[] met = new long[3];
+
+    /** Records a get. {@code outcome}: its reply; {@code deadlineNanos} < 0 for best-effort. */
+    void recordGet(long latencyNanos, Reply outcome, DeadlineRange range, long deadlineNanos) {
+        gets++;
+        recordLatency(latencyNanos);
+        switch (outcome) {
+            case HIT -> hits++;
+            case REJECTED -> rejected++;
+            case ERROR -> errors++;
+            default -> { }
+        }
+        if (range != DeadlineRange.BEST_EFFORT) {
+            deadlineGets[range.ordinal()]++;
+            if (outcome == Reply.HIT && latencyNanos <= deadlineNanos) {
+                met[range.ordinal()]++;
+            }
+        }
+    }
+
+    /** Records a set. */
+    void recordSet(long latencyNanos, Reply outcome) {
+        sets++;
+        recordLatency(latencyNanos);
+        if (outcome == Reply.REJECTED) {
+            rejected++;
+        } else if (outcome == Reply.ERROR) {
+            errors++;
+        }
+    }
+
+    private void recordLatency(long latencyNanos) {
+        latencyMicros.recordValue(Math.max(1, Math.min(MAX_MICROS, latencyNanos / 1000)));
+    }
+
+    /** Adds another thread's counts to this one. */
+    void add(OpStats other) {
+        latencyMicros.add(other.latencyMicros);
+        gets += other.gets;
+        hits += other.hits;
+        sets += other.sets;
+        rejected += other.rejected;
+        errors += other.errors;
+        for (int r = 0; r < 3; r++) {
+            deadlineGets[r] += other.deadlineGets[r];
+            met[r] += other.met[r];
+        }
+    }
+
+    /** Requests completed (gets and sets). */
+    public long ops() {
+        return gets + sets;
+    }
+
+    /** Hits / gets, or NaN without gets. */
+    public double hitRatio() {
+        return gets == 0 ? Double.NaN : (double) hits / gets;
+    }
+
+    /** Gets with a deadline whose value came in time / gets with a deadline; NaN if there were none. */
+    public double metRatio() {
+        long all = deadlineGets[0] + deadlineGets[1] + deadlineGets[2];
+        return all == 0 ? Double.NaN : (double) (met[0] + met[1] + met[2]) / all;
+    }
+
+    /** The same for one range. */
+    public double metRatio(DeadlineRange range) {
+        long all = deadlineGets[range.ordinal()];
+        return all == 0 ? Double.NaN : (double) met[range.ordinal()] / all;
+    }
+
+    /** Rejected / requests, or NaN without requests. */
+    public double rejectRatio() {
+        return ops() == 0 ? Double.NaN : (double) rejected / ops();
+    }
+
+    /** Latency at a percentile (0..100), milliseconds; NaN without requests. */
+    public double latencyMillis(double percentile) {
+        return latencyMicros.getTotalCount() == 0 ? Double.NaN
+                : latencyMicros.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** The classified reply of one request. */
+    enum Reply {
+        /** A get that returned the value. */
+        HIT,
+        /** A get that returned no value. */
+        MISS,
+        /** A set that was stored. */
+        STORED,
+        /** The proxy refused the request for its deadline or tenant quota. */
+        REJECTED,
+        /** Any other error reply or a broken connection. */
+        ERROR
+    }
+}

@@ -1,0 +1,366 @@
+package io.locus.memcached.bench;
+
+import io.locus.fixture.Ports;
+import io.locus.memcached.fixture.MemcachedConfig;
+import io.locus.memcached.fixture.MemcachedServer;
+import io.locus.memcached.fixture.MemcachedServers;
+import io.locus.memcached.fixture.Nutcracker;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./locus bench proxy}: in one run, starts real memcached servers (behind {@link SlowShim}s so deadlines
+ * matter on loopback), preloads them, and measures the same workload against direct memcached, twemproxy, and the
+ * Locus proxy in each {@link LocusMode}, printing one table (stdout), a CSV and a PNG chart under the output
+ * directory. Progress goes to stderr. Exit code 0 if every available row ran, 1 if a row failed, 2 for bad options.
+ */
+@Command(name = "proxy-bench", mixinStandardHelpOptions = true,
+        description = "Direct memcached vs twemproxy vs the Locus proxy (pass-through, DLC, DLC+DLS+admission).")
+public final class ProxyBench implements Callable<Integer> {
+    static final String JAR_NAME = "locus-memcached-proxy-0.1.0-SNAPSHOT.jar";
+
+    @Option(names = "--proxy-jar", description = "the proxy's shaded jar (default: memcached-proxy/target/" + JAR_NAME
+            + " from the repository root or from benchmarks/)")
+    Path proxyJar;
+
+    @Option(names = "--quick", description = "about one minute: 3 s warm-up + 8 s per row, 5000 keys per tenant")
+    boolean quick;
+
+    @Option(names = "--seconds", description = "measured seconds per row (default 40, quick 8)")
+    Integer seconds;
+
+    @Option(names = "--warmup", description = "warm-up seconds per row (default 10, quick 3)")
+    Integer warmup;
+
+    @Option(names = "--connections", description = "client connections (default ${DEFAULT-VALUE})", defaultValue = "32")
+    int connections;
+
+    @Option(names = "--rate", description = "target ops/s over all connections, Poisson; 0 = closed loop "
+            + "(default ${DEFAULT-VALUE})", defaultValue = "0")
+    double rate;
+
+    @Option(names = "--get-fraction", description = "fraction of gets (default ${DEFAULT-VALUE})",
+            defaultValue = "0.95")
+    double getFraction;
+
+    @Option(names = "--keys-per-tenant", description = "distinct keys per tenant (default 50000, quick 5000)")
+    Long keysPerTenant;
+
+    @Option(names = "--trace", description = "replay a key trace of shared/traces/kv instead of Zipf keys")
+    Path trace;
+
+    @Option(names = "--trace-limit", description = "accesses read from the trace (default ${DEFAULT-VALUE})",
+            defaultValue = "1000000")
+    int traceLimit;
+
+    @Option(names = "--backends", description = "memcached servers (default ${DEFAULT-VALUE})", defaultValue = "2")
+    int backends;
+
+    @Option(names = "--emulation", description = "backend slow-down: ${COMPLETION-CANDIDATES} (default "
+            + "${DEFAULT-VALUE})", defaultValue = "SCALED10")
+    Emulation emulation;
+
+    @Option(names = "--local-fraction", description = "Locus local cache capacity as a fraction of the data bytes "
+            + "(default ${DEFAULT-VALUE}, the thesis's 6 GB of 21.6 GB)", defaultValue = "0.278")
+    double localFraction;
+
+    @Option(names = "--rows", split = ",", description = "rows to run: direct,twemproxy,locus,locus-dlc,locus-dlc-dls "
+            + "(default all)")
+    List<String> rows;
+
+    @Option(names = "--seed", description = "seed of every random choice (default ${DEFAULT-VALUE})",
+            defaultValue = "42")
+    long seed;
+
+    @Option(names = "--out", description = "output directory (default benchmarks/target/bench)")
+    Path out;
+
+    private final PrintStream stdout;
+    private final PrintStream progress;
+    private final List<RowResult> results = new ArrayList<>();
+    private final List<Long> pidsStarted = new ArrayList<>();
+
+    ProxyBench(PrintStream stdout, PrintStream progress) {
+        this.stdout = stdout;
+        this.progress = progress;
+    }
+
+    /** Runs the harness and exits with its code. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ProxyBench(System.out, System.err)).setCaseInsensitiveEnumValuesAllowed(true)
+                .execute(args));
+    }
+
+    /** The rows of the last run, in table order. */
+    List<RowResult> results() {
+        return results;
+    }
+
+    /** Every pid this run started (memcached, nutcracker, proxies), for teardown checks. */
+    List<Long> pidsStarted() {
+        return pidsStarted;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        int measure = seconds != null ? seconds : quick ? 8 : 40;
+        int warm = warmup != null ? warmup : quick ? 3 : 10;
+        long keysEach = keysPerTenant != null ? keysPerTenant : quick ? 5000 : 50_000;
+        if (measure < 1 || warm < 0 || keysEach < 1 || backends < 1 || backends > 16 || localFraction < 0
+                || localFraction > 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--seconds " + measure + ", --warmup "
+                    + warm + ", --keys-per-tenant " + keysEach + ", --backends " + backends + ", --local-fraction "
+                    + localFraction + " (expected: seconds >= 1, warm-up >= 0, keys >= 1, backends 1..16, "
+                    + "local fraction 0..1)");
+        }
+        List<String> wanted = rows != null ? rows
+                : List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls");
+        for (String row : wanted) {
+            if (!List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls").contains(row)) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--rows: \"" + row
+                        + "\" (expected: direct, twemproxy, locus, locus-dlc, locus-dlc-dls)");
+            }
+        }
+        Path jar = proxyJar != null ? proxyJar : defaultJar();
+        if (wanted.stream().anyMatch(r -> r.startsWith("locus")) && !Files.isRegularFile(jar)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--proxy-jar: " + jar.toAbsolutePath()
+                    + " does not exist (expected: the shaded jar; build it with "
+                    + "mvn -B -ntp -pl memcached-proxy -am package -DskipTests)");
+        }
+        Path dir = (out != null ? out : Files.isRegularFile(Path.of("benchmarks", "pom.xml"))
+                ? Path.of("benchmarks", "target", "bench") : Path.of("target", "bench")).toAbsolutePath();
+        Path hosts = dir.resolve("hosts");
+        Files.createDirectories(hosts);
+
+        KeySource keys = trace != null ? TraceKeys.read(trace, traceLimit)
+                : new ZipfKeys(TenantProfile.defaults(), keysEach);
+        LoadGenerator.Settings settings = new LoadGenerator.Settings(connections, rate, getFraction, seed,
+                warm * 1_000_000_000L, measure * 1_000_000_000L, emulation);
+        String load = rate > 0 ? String.format(Locale.ROOT, "open loop (Poisson) at %.0f ops/s over %d connections",
+                rate, connections) : "closed loop, " + connections + " connections, one request in flight each";
+
+        stdout.println("# Locus memcached proxy benchmark, " + Instant.now());
+        stdout.println("# backends: " + backends + " x memcached (-t 1), preloaded with every key; emulation: "
+                + emulation.description() + (emulation.shimmed() ? String.format(Locale.ROOT,
+                " (capacity about %.0f ops/s per backend)", 1e9 / emulation.meanServiceNanos()) : ""));
+        stdout.println("# deadlines (key prefix tenant:range:, proxy deadline_rules): R1 "
+                + emulation.deadlineMillis(DeadlineRange.R1) + " ms, R2 " + emulation.deadlineMillis(DeadlineRange.R2)
+                + " ms, R3 " + emulation.deadlineMillis(DeadlineRange.R3) + " ms, b = best-effort");
+        stdout.println("# workload: " + keys.describe() + "; " + Math.round(getFraction * 100) + "% get (a miss is "
+                + "followed by a set), rest set; " + load + "; warm-up " + warm + " s, measured " + measure
+                + " s per row; seed " + seed);
+        for (TenantProfile t : keys.tenants().subList(0, Math.min(8, keys.tenants().size()))) {
+            stdout.println(String.format(Locale.ROOT, "#   tenant %-8s share %.2f  R1 %.2f R2 %.2f R3 %.2f "
+                    + "best-effort %.2f  level %s", t.name(), t.share(), t.r1(), t.r2(), t.r3(),
+                    1 - t.r1() - t.r2() - t.r3(), t.level()));
+        }
+        stdout.println("# rows: direct = clients straight to the (shimmed) memcached servers, key placement by FNV-1a "
+                + "mod n; twemproxy = nutcracker, ketama + fnv1a_64; " + java.util.Arrays.stream(LocusMode.values())
+                .map(m -> m.label() + " = " + m.description()).collect(java.util.stream.Collectors.joining("; ")));
+        stdout.println("# load average before: " + loadAverage());
+        stdout.flush();
+
+        long distinct = keys.distinctKeys();
+        int megabytes = (int) Math.min(4096, Math.max(64, distinct * 1200 / (1 << 20)));
+        LoadGenerator generator = new LoadGenerator();
+        List<SlowShim> shims = new ArrayList<>();
+        int failures = 0;
+        try (MemcachedServers servers = MemcachedServers.start(backends,
+                MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
+            servers.servers().forEach(s -> pidsStarted.addAll(s.pidsStarted()));
+            progress.printf(Locale.ROOT, "preloading %d keys into %d memcached servers ...%n", distinct, backends);
+            long dataBytes = Preloader.preload(keys, servers.addresses());
+            long localCapacity = Math.max(1, (long) (dataBytes * localFraction));
+            stdout.println(String.format(Locale.ROOT, "# data: %d keys, %.1f MiB of keys+values per copy; Locus "
+                    + "local.capacity_bytes %d (%.1f%%)", distinct, dataBytes / 1048576.0, localCapacity,
+                    100 * localFraction));
+            List<InetSocketAddress> backendAddresses = new ArrayList<>();
+            for (int i = 0; i < backends; i++) {
+                if (emulation.shimmed()) {
+                    SlowShim shim = SlowShim.start("memcached-" + i, servers.get(i).address(), emulation,
+                            seed * 31 + i);
+                    shims.add(shim);
+                    backendAddresses.add(shim.address());
+                } else {
+                    backendAddresses.add(servers.get(i).address());
+                }
+            }
+            int index = 0;
+            for (String row : wanted) {
+                index++;
+                String tag = "[" + index + "/" + wanted.size() + " " + row + "]";
+                try {
+                    RowResult result = runRow(row, tag, jar, hosts, keys, settings, generator, backendAddresses,
+                            localCapacity);
+                    results.add(result);
+                    if (result.ran()) {
+                        progress.printf(Locale.ROOT, "%s done: %.0f ops/s%n", tag, result.result().throughput());
+                    } else {
+                        progress.printf("%s not available: %s%n", tag, result.unavailable());
+                    }
+                } catch (RuntimeException e) {
+                    failures++;
+                    results.add(new RowResult(row, row, null, Double.NaN, "FAILED: " + e.getMessage()));
+                    progress.printf("%s FAILED: %s%n", tag, e);
+                }
+            }
+            long evictions = servers.servers().stream().mapToLong(s -> Long.parseLong(s.stats().get("evictions")))
+                    .sum();
+            StringBuilder spread = new StringBuilder();
+            for (MemcachedServer s : servers.servers()) {
+                spread.append(' ').append(s.name()).append('=').append(s.stats().get("cmd_get"));
+            }
+            String table = ResultTable.text(results, keys.tenants());
+            stdout.println();
+            stdout.print(table);
+            stdout.println();
+            stdout.println("# ops/s = all replies (sets, cache-aside fills and fast refusals included); "
+                    + "values/s = gets that returned the value; met = gets with a deadline whose value came back "
+                    + "within it, latency from the intended start; hit = client-seen hits / gets (every key is "
+                    + "preloaded, so a miss is a refusal that classic.reject_mode turned into a miss); local = the "
+                    + "proxy's in-proxy cache hits / gets (its stats); rej = proxy rejects / requests; ops/dir, "
+                    + "p99/dir = ratio to direct memcached, /twem = to twemproxy");
+            stdout.println("# backend evictions: " + evictions + "; backend cmd_get (all rows):" + spread);
+            for (SlowShim shim : shims) {
+                long[] c = shim.counters();
+                stdout.println(String.format(Locale.ROOT, "# %s: %d replies, emulated busy %.1f s", shim, c[0],
+                        c[1] / 1e9));
+            }
+            stdout.println("# load average after: " + loadAverage());
+            Files.writeString(dir.resolve("proxy-bench.txt"), table);
+            Files.writeString(dir.resolve("proxy-bench.csv"), ResultTable.csv(results, keys.tenants()));
+            try {
+                Path png = Charts.write(results, keys.tenants(), dir, "memcached proxy, " + emulation.name()
+                        .toLowerCase(Locale.ROOT) + ", " + connections + " connections");
+                stdout.println("# written: " + dir.resolve("proxy-bench.csv") + ", " + png);
+            } catch (IOException | RuntimeException | Error e) {
+                stdout.println("# written: " + dir.resolve("proxy-bench.csv") + " (no chart: " + e + ")");
+            }
+            servers.servers().forEach(s -> pidsStarted.addAll(s.pidsStarted()));
+        } finally {
+            shims.forEach(SlowShim::close);
+        }
+        return failures == 0 ? 0 : 1;
+    }
+
+    private RowResult runRow(String row, String tag, Path jar, Path hosts, KeySource keys,
+            LoadGenerator.Settings settings, LoadGenerator generator, List<InetSocketAddress> backendAddresses,
+            long localCapacity) throws InterruptedException {
+        switch (row) {
+            case "direct":
+                return new RowResult(row, "direct memcached (client-side placement)",
+                        measured(tag, generator, settings, () -> generator.run(new LoadGenerator.Target(row,
+                                backendAddresses), keys, settings)), Double.NaN, null);
+            case "twemproxy": {
+                Nutcracker.Builder builder = Nutcracker.builder(hosts);
+                for (int i = 0; i < backendAddresses.size(); i++) {
+                    builder.server(backendAddresses.get(i), 1, "memcached-" + i);
+                }
+                try (Nutcracker nutcracker = builder.start()) {
+                    pidsStarted.add(nutcracker.pid());
+                    return new RowResult(row, "twemproxy " + nutcracker.version(), measured(tag, generator, settings,
+                            () -> generator.run(new LoadGenerator.Target(row, List.of(nutcracker.address())), keys,
+                                    settings)), Double.NaN, null);
+                }
+            }
+            default: {
+                LocusMode mode = switch (row) {
+                    case "locus" -> LocusMode.PASS_THROUGH;
+                    case "locus-dlc" -> LocusMode.DLC;
+                    default -> LocusMode.DLC_DLS;
+                };
+                int port = Ports.freeLoopbackPort();
+                String yaml = LocusProxy.yaml(mode, port, backendAddresses, keys.tenants(), emulation, localCapacity);
+                Path config = hosts.resolve(row + "-check.yaml");
+                try {
+                    Files.writeString(config, yaml);
+                } catch (IOException e) {
+                    throw new IllegalStateException("cannot write " + config, e);
+                }
+                String refused = LocusProxy.check(jar, config);
+                if (refused == null) {
+                    refused = LocusModes.missingFeature(mode, jar);
+                }
+                if (refused != null) {
+                    return new RowResult(row, mode.description(), null, Double.NaN, refused);
+                }
+                progress.printf("%s starting %s%n", tag, jar.getFileName());
+                try (LocusProxy proxy = LocusProxy.start(row, jar, yaml, port, hosts)) {
+                    pidsStarted.add(proxy.pid());
+                    Map<String, String> before = proxy.stats();
+                    LoadGenerator.Result result = measured(tag, generator, settings, () -> generator.run(
+                            new LoadGenerator.Target(row, List.of(proxy.address())), keys, settings));
+                    Map<String, String> after = proxy.stats();
+                    return new RowResult(row, mode.description(), result, LocusModes.localHitRatio(before, after),
+                            null);
+                }
+            }
+        }
+    }
+
+    /** Runs one load phase while a daemon prints progress lines to stderr every 2 s. */
+    private LoadGenerator.Result measured(String tag, LoadGenerator generator, LoadGenerator.Settings settings,
+            Phase phase) throws InterruptedException {
+        long start = System.nanoTime();
+        long total = settings.warmupNanos() + settings.measureNanos();
+        Thread ticker = new Thread(() -> {
+            long last = generator.completed();
+            long lastTime = System.nanoTime();
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(2000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long now = System.nanoTime();
+                long done = generator.completed();
+                long elapsed = now - start;
+                progress.printf(Locale.ROOT, "%s %s %4.0f/%.0f s  %.0f ops/s%n", tag,
+                        elapsed < settings.warmupNanos() ? "warm-up" : "measure", elapsed / 1e9, total / 1e9,
+                        (done - last) * 1e9 / (now - lastTime));
+                last = done;
+                lastTime = now;
+            }
+        }, "bench-progress");
+        ticker.setDaemon(true);
+        ticker.start();
+        try {
+            return phase.run();
+        } finally {
+            ticker.interrupt();
+        }
+    }
+
+    /** One load phase. */
+    @FunctionalInterface
+    private interface Phase {
+        LoadGenerator.Result run() throws InterruptedException;
+    }
+
+    static Path defaultJar() {
+        Path fromRoot = Path.of("memcached-proxy", "target", JAR_NAME);
+        return Files.isRegularFile(fromRoot) ? fromRoot : Path.of("..", "memcached-proxy", "target", JAR_NAME);
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).strip() + " (" + Runtime.getRuntime()
+                    .availableProcessors() + " cores)";
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+}

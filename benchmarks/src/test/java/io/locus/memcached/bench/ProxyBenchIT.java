@@ -1,0 +1,72 @@
+package io.locus.memcached.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.fixture.HostProcess;
+import io.locus.fixture.Leftovers;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * The harness end to end, briefly, against real memcached, real twemproxy and the proxy's shaded jar: every row is
+ * in the table, every row that ran has non-zero throughput, the files are written, and nothing is left running.
+ */
+class ProxyBenchIT {
+    private static final Pattern OURS = Pattern.compile("(?i)memcache|nutcracker|twemproxy|locus|bench|^tmp|\\.tmp$");
+
+    @Test
+    void quickRunHasEveryRowWithThroughput() throws Exception {
+        Leftovers before = Leftovers.snapshot();
+        Path jar = Path.of(System.getProperty("locus.proxy.jar", "../memcached-proxy/target/" + ProxyBench.JAR_NAME));
+        assertTrue(Files.isRegularFile(jar), "proxy jar " + jar.toAbsolutePath()
+                + " (expected: built by the reactor's memcached-proxy package phase)");
+        Path out = Path.of(System.getProperty("java.io.tmpdir")).resolve("bench-it").toAbsolutePath();
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        ProxyBench bench = new ProxyBench(new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        long start = System.nanoTime();
+        int exit = new CommandLine(bench).execute("--quick", "--seconds", "2", "--warmup", "1", "--keys-per-tenant",
+                "1000", "--connections", "8", "--proxy-jar", jar.toString(), "--out", out.toString());
+        String table = stdout.toString(StandardCharsets.UTF_8);
+        String progress = stderr.toString(StandardCharsets.UTF_8);
+        System.out.println(table);
+        assertEquals(0, exit, "exit code; stdout:\n" + table + "\nstderr:\n" + progress);
+        assertTrue((System.nanoTime() - start) / 1e9 < 60, "the quick IT run stays short");
+
+        List<String> labels = bench.results().stream().map(RowResult::label).toList();
+        assertEquals(List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls"), labels);
+        for (RowResult row : bench.results()) {
+            if (row.label().startsWith("locus-dlc") && !row.ran()) {
+                assertTrue(row.unavailable().startsWith("not available yet"), row.label() + ": " + row.unavailable());
+                continue;
+            }
+            assertTrue(row.ran(), row.label() + " did not run: " + row.unavailable());
+            assertTrue(row.result().throughput() > 0, row.label() + " has no throughput");
+            assertTrue(row.result().total().gets > 0, row.label() + " made no gets");
+            assertTrue(table.lines().anyMatch(l -> l.startsWith(row.label() + " ")), row.label() + " not in\n"
+                    + table);
+        }
+        assertTrue(bench.results().get(0).result().total().hitRatio() > 0.99,
+                "direct memcached is preloaded with every key: hit ratio " + bench.results().get(0).result().total()
+                        .hitRatio());
+        assertTrue(table.contains("emulation: scaled10"), "the table names its emulation");
+        assertTrue(progress.contains("[1/5 direct]"), "progress on stderr: " + progress);
+        String csv = Files.readString(out.resolve("proxy-bench.csv"));
+        assertTrue(csv.lines().anyMatch(l -> l.startsWith("twemproxy,ALL,")), csv);
+
+        for (long pid : bench.pidsStarted()) {
+            assertFalse(HostProcess.isPidAlive(pid), "pid " + pid + " still alive after the run");
+        }
+        assertEquals(List.of(), before.leftBehindBy(OURS), "new entries in " + Leftovers.SCRATCH_DIRS);
+    }
+}

@@ -1,0 +1,37 @@
+package io.locus.cassandra.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code locus-drop}: plan and evaluate DROP token layouts. Entry point of {@code ./locus drop ...}.
+ *
+ * <p>Exit codes: 0 success, 1 a failure while running (message on stderr), 2 bad command-line input.
+ */
+@Command(name = "locus-drop", mixinStandardHelpOptions = true, version = "locus-drop 0.1.0",
+        description = "Tools for the DROP partitioner (io.locus.cassandra.DropPartitioner).",
+        subcommands = {PlanCommand.class, EvaluateCommand.class, RebalanceCommand.class})
+public final class DropCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command (expected: plan, evaluate or rebalance)");
+    }
+
+    /** Runs the CLI and exits with its code. */
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the CLI and returns its exit code (for tests and embedding). */
+    public static int run(String... args) {
+        CommandLine cl = new CommandLine(new DropCommand());
+        cl.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("locus-drop: " + e.getMessage());
+            return 1;
+        });
+        return cl.execute(args);
+    }
+}

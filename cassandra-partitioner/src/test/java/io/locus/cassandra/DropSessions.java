@@ -1,0 +1,31 @@
+package io.locus.cassandra;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+
+import io.locus.cassandra.driver.DropDriver;
+
+/** Driver sessions for the ITs, built with {@link DropDriver#sessionBuilder()}. */
+final class DropSessions {
+    /** SimpleSnitch's data center, which the fixture's nodes use. */
+    static final String DATACENTER = "datacenter1";
+
+    private DropSessions() {
+    }
+
+    static CqlSession open(InetSocketAddress contactPoint) {
+        // Schema changes on a loaded 2-core host take seconds; the 2 s default timeout only adds flakiness.
+        DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))
+                .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
+                .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(60))
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(60))
+                .build();
+        return DropDriver.sessionBuilder().withConfigLoader(config).addContactPoint(contactPoint)
+                .withLocalDatacenter(DATACENTER).build();
+    }
+}

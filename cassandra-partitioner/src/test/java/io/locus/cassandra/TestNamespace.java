@@ -1,0 +1,38 @@
+package io.locus.cassandra;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+import io.locus.cassandra.cli.KeyFile;
+
+/**
+ * The real namespace used by the tests: every path installed by dpkg on the Debian bookworm build machine
+ * ({@code cat /var/lib/dpkg/info/*.list | LC_ALL=C sort -u}, 112,993 paths, depth 1-20), committed as a resource so
+ * runs are reproducible on any machine.
+ */
+public final class TestNamespace {
+    /** Classpath resource holding the gzip-compressed list. */
+    public static final String RESOURCE = "/namespace/debian-dpkg-paths.txt.gz";
+    private static List<String> paths;
+
+    private TestNamespace() {
+    }
+
+    /** All paths, sorted by byte value; cached. */
+    public static synchronized List<String> paths() {
+        if (paths == null) {
+            try (InputStream in = TestNamespace.class.getResourceAsStream(RESOURCE)) {
+                if (in == null) {
+                    throw new IllegalStateException("test resource " + RESOURCE + " is missing");
+                }
+                paths = List.copyOf(KeyFile.read(new GZIPInputStream(in)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return paths;
+    }
+}

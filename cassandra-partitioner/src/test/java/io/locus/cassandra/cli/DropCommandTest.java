@@ -1,0 +1,66 @@
+package io.locus.cassandra.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.locus.cassandra.TestNamespace;
+import io.locus.cassandra.drop.TokenMath;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DropCommandTest {
+    private static Path keys;
+
+    @BeforeAll
+    static void writeKeys() throws IOException {
+        keys = Path.of("target", "cli-test-keys.txt");
+        Files.write(keys, TestNamespace.paths(), StandardCharsets.UTF_8);
+    }
+
+    private static String run(int expectedExit, String... args) {
+        PrintStream out = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(expectedExit, DropCommand.run(args), String.join(" ", args));
+        } finally {
+            System.setOut(out);
+        }
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void plan_json_printsOneValidInitialTokenPerNode_andWritesYaml() throws IOException {
+        Path yaml = Path.of("target", "cli-test-tokens.yaml");
+        String json = run(0, "plan", "--keys", keys.toString(), "--nodes", "16", "--out", yaml.toString(), "--json");
+        assertEquals(16, json.split("\"initial_token\":\"", -1).length - 1, json);
+        int i = json.indexOf("\"initial_token\":\"") + 17;
+        TokenMath.fromHex(json.substring(i, i + 96));
+        String y = Files.readString(yaml);
+        assertTrue(y.contains("partitioner: io.locus.cassandra.DropPartitioner"), y);
+        assertEquals(16, y.split("initial_token: ", -1).length - 1);
+    }
+
+    @Test
+    void evaluate_text_listsEveryScheme() {
+        String table = run(0, "evaluate", "--keys", keys.toString(), "--nodes", "8");
+        for (String scheme : new String[]{"DROP", "FileHash (Murmur3)", "DirHash", "Static subtree", "ByteOrdered"}) {
+            assertTrue(table.contains(scheme), table);
+        }
+    }
+
+    @Test
+    void badArguments_exitWith2_andAMissingFileWith1() {
+        run(2, "plan", "--keys", keys.toString(), "--nodes", "0");
+        run(1, "plan", "--keys", "target/does-not-exist.txt", "--nodes", "2");
+        run(2, "frobnicate");
+    }
+}

@@ -1,0 +1,161 @@
+package io.locus.cassandra.drop;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+import io.locus.cassandra.TestNamespace;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PathEncoderTest {
+    private static byte[] enc(String key) {
+        return PathEncoder.encode(key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void encode_realNamespace_equalsReferenceImplementationOfTheSpec() {
+        for (String p : TestNamespace.paths()) {
+            assertArrayEquals(ReferenceEncoder.encode(p), enc(p), p);
+        }
+    }
+
+    @Test
+    void encode_oddKeys_equalReferenceImplementation() {
+        for (String k : List.of("", "/", "//", "/.", "/./", "a", "usr/bin", "/usr//bin///ls/", "/usr/./bin/ls",
+                "/usr/../etc", "..", "/..", "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x",
+                "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u//./v/w/x", "/ünïcødé/名前/файл", "/x y/z\tz")) {
+            assertArrayEquals(ReferenceEncoder.encode(k), enc(k), "key \"" + k + "\"");
+        }
+    }
+
+    @Test
+    void directEntries_shareTheirParentsFirst44Bytes_andSortBeforeDeeperEntries() {
+        byte[] ls = enc("/usr/bin/ls");
+        byte[] cat = enc("/usr/bin/cat");
+        byte[] deeper = enc("/usr/bin/sub/file");
+        assertArrayEquals(Arrays.copyOf(ls, 44), Arrays.copyOf(cat, 44));
+        assertTrue(TokenMath.compare(ls, deeper) < 0 && TokenMath.compare(cat, deeper) < 0);
+        assertEquals(0, TokenLayout.levelCode(ls, 3), "level 3 of a depth-2 parent is empty");
+    }
+
+    @Test
+    void subtree_isOneTokenInterval_forEveryDepth2DirectoryOfTheRealNamespace() {
+        // Every key of /a/b/** must share the 4-byte prefix code(a)‖code(b) and carry a non-zero level 3 or name.
+        byte[] dir = enc("/usr/share/doc");   // the entry of doc itself lives in /usr/share's listing
+        byte[] prefix = Arrays.copyOf(enc("/usr/share/doc/x"), 6);
+        int inside = 0;
+        for (String p : TestNamespace.paths()) {
+            if (p.startsWith("/usr/share/doc/")) {
+                assertArrayEquals(prefix, Arrays.copyOf(enc(p), 6), p);
+                inside++;
+            }
+        }
+        assertTrue(inside > 1000, "namespace has " + inside + " entries under /usr/share/doc");
+        assertArrayEquals(Arrays.copyOf(prefix, 4), Arrays.copyOf(dir, 4));
+    }
+
+    @Test
+    void root_isSmallestPathToken_butNotMinimum() {
+        byte[] root = enc("/");
+        assertFalse(Arrays.equals(root, TokenMath.minimum()));
+        assertArrayEquals(root, enc("//"));
+        assertArrayEquals(root, enc("/./"));
+        assertEquals(1, TokenLayout.readInt(root, TokenLayout.NAME_OFFSET));
+    }
+
+    @Test
+    void emptyKey_isMinimumToken() {
+        assertArrayEquals(TokenMath.minimum(), PathEncoder.encode(new byte[0]));
+    }
+
+    @Test
+    void nonEmptyKeys_neverMapToMinimumToken_fuzzed() {
+        Random random = new Random(7);
+        for (int i = 0; i < 200_000; i++) {
+            byte[] key = new byte[1 + random.nextInt(40)];
+            random.nextBytes(key);
+            if (random.nextBoolean()) {
+                key[0] = '/';
+            }
+            for (int j = 1; j < key.length; j++) {
+                if (random.nextInt(4) == 0) {
+                    key[j] = '/';
+                } else if (random.nextInt(8) == 0) {
+                    key[j] = '.';
+                }
+            }
+            byte[] t = PathEncoder.encode(key);
+            assertEquals(48, t.length);
+            assertFalse(Arrays.equals(t, TokenMath.minimum()), "seed 7, key " + Arrays.toString(key));
+        }
+    }
+
+    @Test
+    void normalisation_repeatedAndTrailingSlashes_andDotSegments_areIgnored() {
+        assertArrayEquals(enc("/usr/bin/ls"), enc("/usr//bin///ls/"));
+        assertArrayEquals(enc("/usr/bin/ls"), enc("/./usr/./bin/ls/."));
+    }
+
+    @Test
+    void dotDotSegment_goesToNonPathRegion_deterministically() {
+        byte[] t = enc("/usr/../etc/passwd");
+        assertTrue(TokenLayout.isNonPath(t));
+        assertArrayEquals(t, enc("/usr/../etc/passwd"));
+        assertNotEquals(TokenMath.toHex(t), TokenMath.toHex(enc("/etc/passwd")));
+    }
+
+    @Test
+    void nonPathKeys_areAboveEveryPathToken() {
+        byte[] nonPath = enc("system_schema");
+        assertTrue(TokenLayout.isNonPath(nonPath));
+        for (String p : TestNamespace.paths()) {
+            assertTrue(TokenMath.compare(enc(p), nonPath) < 0, p);
+        }
+    }
+
+    @Test
+    void invalidUtf8_isHashedAsRawBytes_deterministically() {
+        byte[] key = {'/', 'a', '/', (byte) 0xC3, (byte) 0x28, '/', (byte) 0xFF};
+        byte[] t = PathEncoder.encode(key);
+        assertArrayEquals(t, PathEncoder.encode(key.clone()));
+        assertFalse(TokenLayout.isNonPath(t));
+        assertEquals(PathEncoder.code32(new byte[]{(byte) 0xFF}, 0, 1), TokenLayout.readInt(t, 44) & 0xFFFF_FFFFL);
+    }
+
+    @Test
+    void deepPath_over20Levels_usesOverflowField_andKeepsDirectEntriesTogether() {
+        StringBuilder dir = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            dir.append("/d").append(i);
+        }
+        byte[] a = enc(dir + "/a");
+        byte[] b = enc(dir + "/b");
+        assertArrayEquals(Arrays.copyOf(a, 44), Arrays.copyOf(b, 44));
+        assertNotEquals(0, TokenLayout.readInt(a, TokenLayout.OVERFLOW_OFFSET));
+        assertEquals(21, TokenLayout.parentDepth(a));
+    }
+
+    @Test
+    void name64KiB_andByteBufferViews_giveTheSameTokenAsArrays() {
+        byte[] big = new byte[65_536 + 5];
+        Arrays.fill(big, (byte) 'n');
+        System.arraycopy("/tmp/".getBytes(StandardCharsets.US_ASCII), 0, big, 0, 5);
+        byte[] t = PathEncoder.encode(big);
+        ByteBuffer direct = ByteBuffer.allocateDirect(big.length);
+        direct.put(big).flip();
+        assertArrayEquals(t, PathEncoder.encode(direct));
+        ByteBuffer slice = ByteBuffer.wrap(new byte[big.length + 10], 3, big.length).slice();
+        slice.put(big).flip();
+        assertArrayEquals(t, PathEncoder.encode(slice));
+        assertEquals(0, slice.position(), "encode must not move the buffer");
+    }
+}
