@@ -43,9 +43,6 @@ class DropRestartIT {
                 assertEquals(List.of(initialToken), new ArrayList<>(s.execute("SELECT tokens FROM system.local").one()
                         .getSet(0, String.class)));
             }
-            // The fixture's nodes run with cassandra.unsafesystem (schema mutations skip the commit log) and stop()
-            // kills a node whose drain takes over 10 s, so the schema is flushed explicitly first, over local JMX.
-            flushSchema(node.pid());
             Thread.sleep(2_500);   // > commitlog_sync_period (1 s): acknowledged rows are in the synced commit log
             node.kill();           // a crash: every row must come back from the commit log
             node.start();
@@ -71,24 +68,6 @@ class DropRestartIT {
                 assertEquals(List.of(initialToken), new ArrayList<>(s.execute("SELECT tokens FROM system.local").one()
                         .getSet(0, String.class)));
             }
-        }
-    }
-
-    /** {@code nodetool flush system_schema} through the JDK attach API (the node has no remote JMX). */
-    private static void flushSchema(long pid) {
-        try {
-            com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(pid));
-            try (javax.management.remote.JMXConnector c = javax.management.remote.JMXConnectorFactory.connect(
-                    new javax.management.remote.JMXServiceURL(vm.startLocalManagementAgent()))) {
-                c.getMBeanServerConnection().invoke(
-                        new javax.management.ObjectName("org.apache.cassandra.db:type=StorageService"), "forceKeyspaceFlush",
-                        new Object[]{"system_schema", new String[0]},
-                        new String[]{String.class.getName(), String[].class.getName()});
-            } finally {
-                vm.detach();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("could not flush system_schema of pid " + pid, e);
         }
     }
 }
