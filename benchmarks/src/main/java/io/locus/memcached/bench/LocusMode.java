@@ -8,12 +8,9 @@ import java.util.List;
  * refuses unknown keys, so this is decided by the jar itself, not by this enum).
  */
 public enum LocusMode {
-    /**
-     * The in-proxy cache off. The build of 22 Nov 2026 has no switch for its scheduler: every keyed request still
-     * goes through the per-backend EDF queue and admission, and a refused classic get is answered as a miss.
-     */
-    PASS_THROUGH("locus", "Locus, local.mode off (no in-proxy cache; scheduler + admission, refusals as misses)",
-            List.of("local.mode: \"off\"")),
+    /** {@code mode: pass_through}: no in-proxy cache, no scheduler, no admission; requests forwarded as sent. */
+    PASS_THROUGH("locus", "Locus pass-through (mode pass_through: no cache, no scheduler, no admission)",
+            List.of("mode: pass_through")),
     /** The deadline-aware in-proxy cache (MicroFuge DLC) on, refusals answered as misses (the default). */
     DLC("locus-dlc", "Locus + DLC (local.mode all; scheduler + admission, refusals as misses)", List.of()),
     /** DLC, EDF scheduling and admission control, refusals answered as {@code SERVER_ERROR} and counted. */

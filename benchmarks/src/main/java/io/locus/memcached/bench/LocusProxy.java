@@ -82,7 +82,7 @@ public final class LocusProxy implements AutoCloseable {
      */
     static String check(Path jar, Path config) {
         try {
-            Process p = new ProcessBuilder(javaCommand(jar, config, List.of("--check"))).redirectErrorStream(true)
+            Process p = new ProcessBuilder(javaCommand(jar, config, List.of(), List.of("--check"))).redirectErrorStream(true)
                     .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(60, TimeUnit.SECONDS)) {
@@ -98,9 +98,11 @@ public final class LocusProxy implements AutoCloseable {
         }
     }
 
-    private static List<String> javaCommand(Path jar, Path config, List<String> extra) {
+    private static List<String> javaCommand(Path jar, Path config, List<String> jvmArgs, List<String> extra) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xms256m", "-Xmx1g", "-jar", jar.toString(), "--config", config.toString()));
+                .toString(), "-Xms256m", "-Xmx1g"));
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-jar", jar.toString(), "--config", config.toString()));
         command.addAll(extra);
         return command;
     }
@@ -108,14 +110,15 @@ public final class LocusProxy implements AutoCloseable {
     /**
      * Starts the proxy with {@code yaml} and waits until it listens.
      *
+     * @param jvmArgs extra JVM options of the child (e.g. a JFR recording), before {@code -jar}
      * @throws IllegalStateException if it exits or does not listen within 60 s (with its log's path)
      */
-    static LocusProxy start(String label, Path jar, String yaml, int port, Path dir) {
+    static LocusProxy start(String label, Path jar, String yaml, int port, Path dir, List<String> jvmArgs) {
         try {
             Files.createDirectories(dir);
             Path config = dir.resolve(label + ".yaml");
             Files.writeString(config, yaml);
-            HostProcess process = HostProcess.start(label, javaCommand(jar, config, List.of()),
+            HostProcess process = HostProcess.start(label, javaCommand(jar, config, jvmArgs, List.of()),
                     dir.resolve(label + ".log"));
             try {
                 Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(60), process);

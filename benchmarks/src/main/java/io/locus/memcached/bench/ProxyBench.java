@@ -84,6 +84,14 @@ public final class ProxyBench implements Callable<Integer> {
             defaultValue = "42")
     long seed;
 
+    @Option(names = "--proxy-jvm-arg", description = "extra JVM option of the Locus proxy child, repeatable; "
+            + "{row} is replaced by the row name (e.g. -XX:StartFlightRecording=filename=/tmp/{row}.jfr)")
+    List<String> proxyJvmArgs = new ArrayList<>();
+
+    @Option(names = "--proxy-set", description = "extra top-level YAML line of every Locus row, repeatable, "
+            + "e.g. --proxy-set 'io_threads: 1'")
+    List<String> proxySet = new ArrayList<>();
+
     @Option(names = "--out", description = "output directory (default benchmarks/target/bench)")
     Path out;
 
@@ -282,7 +290,8 @@ public final class ProxyBench implements Callable<Integer> {
                     default -> LocusMode.DLC_DLS;
                 };
                 int port = Ports.freeLoopbackPort();
-                String yaml = LocusProxy.yaml(mode, port, backendAddresses, keys.tenants(), emulation, localCapacity);
+                String yaml = LocusProxy.yaml(mode, port, backendAddresses, keys.tenants(), emulation, localCapacity)
+                        + String.join("\n", proxySet) + "\n";
                 Path config = hosts.resolve(row + "-check.yaml");
                 try {
                     Files.writeString(config, yaml);
@@ -297,7 +306,8 @@ public final class ProxyBench implements Callable<Integer> {
                     return new RowResult(row, mode.description(), null, Double.NaN, refused);
                 }
                 progress.printf("%s starting %s%n", tag, jar.getFileName());
-                try (LocusProxy proxy = LocusProxy.start(row, jar, yaml, port, hosts)) {
+                try (LocusProxy proxy = LocusProxy.start(row, jar, yaml, port, hosts,
+                        proxyJvmArgs.stream().map(a -> a.replace("{row}", row)).toList())) {
                     pidsStarted.add(proxy.pid());
                     Map<String, String> before = proxy.stats();
                     LoadGenerator.Result result = measured(tag, generator, settings, () -> generator.run(

@@ -33,6 +33,8 @@ public final class ConfigKeys {
       key("listen", STRING, "127.0.0.1:11211", 0, 0, "address the proxy listens on, host:port"),
       key("io_threads", INT, "2", 1, 64, "Netty I/O threads (each holds its own backend connections)"),
       key("version", STRING, "1.6.0", 0, 0, "what the proxy answers to `version`"),
+      key("mode", ENUM, "full", 0, 0, "`full`: in-proxy deadline cache, scheduler and admission; `pass_through`: "
+          + "forward every request unchanged, no cache, no scheduling {full, pass_through}"),
       key("max_item_size", SIZE, "1m", 1, 1024 * MIB, "largest value accepted, bytes (memcached's -I default)"),
       key("limits.max_key_bytes", INT, "250", 1, 250, "longest key, bytes"),
       key("limits.max_line_bytes", SIZE, "64k", 300, 16 * MIB, "longest command line, bytes"),
@@ -104,6 +106,7 @@ public final class ConfigKeys {
 
   /** Enum values per ENUM key. */
   public static final Map<String, List<String>> ENUM_VALUES = Map.of(
+      "mode", List.of("full", "pass_through"),
       "pool.distribution", List.of("ketama"),
       "pool.hash", List.of("fnv1a_64"),
       "classic.reject_mode", List.of("miss", "error"),

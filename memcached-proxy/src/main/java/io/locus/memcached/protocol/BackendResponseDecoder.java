@@ -129,9 +129,7 @@ public final class BackendResponseDecoder extends ByteToMessageDecoder {
 
   /** Skips a header line and the data block whose length is its token number {@code lengthToken} (0-based). */
   private int skipData(ByteBuf in, int pos, int eol, int lengthToken) {
-    String line = in.toString(pos, eol - pos, StandardCharsets.ISO_8859_1).trim();
-    String[] tokens = line.split(" ");
-    long length = tokens.length > lengthToken ? MemcachedRequestDecoder.parseLength(tokens[lengthToken]) : -1;
+    long length = lengthAt(in, pos, eol, lengthToken);
     if (length < 0 || length > limits.maxItemSizeBytes()) {
       throw new BackendProtocolException("bad data length in \"" + preview(in, pos) + "\" (expected: 0.."
           + limits.maxItemSizeBytes() + ")");
@@ -145,6 +143,36 @@ public final class BackendResponseDecoder extends ByteToMessageDecoder {
           + preview(in, pos) + "\"");
     }
     return dataEnd + 2;
+  }
+
+  /**
+   * The unsigned decimal token number {@code token} (0-based, single spaces as memcached writes them) of the line
+   * {@code [pos, eol)}, or -1 if there is none or it is not a number below 2^31; read in place because this runs for
+   * every value the proxy relays.
+   */
+  static long lengthAt(ByteBuf in, int pos, int eol, int token) {
+    int end = eol > pos && in.getByte(eol - 1) == '\r' ? eol - 1 : eol;
+    int i = pos;
+    for (int t = 0; t < token; t++) {
+      i = in.indexOf(i, end, (byte) ' ');
+      if (i < 0) {
+        return -1;
+      }
+      i++;
+    }
+    long value = 0;
+    int digits = 0;
+    for (; i < end; i++) {
+      byte b = in.getByte(i);
+      if (b == ' ') {
+        break;
+      }
+      if (b < '0' || b > '9' || ++digits > 10) {
+        return -1;
+      }
+      value = value * 10 + (b - '0');
+    }
+    return digits == 0 || value > Integer.MAX_VALUE ? -1 : value;
   }
 
   private int lineEnd(ByteBuf in, int pos) {

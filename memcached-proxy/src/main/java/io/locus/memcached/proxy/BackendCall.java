@@ -23,7 +23,8 @@ final class BackendCall {
   /** The encoded request; owned by this call until written. */
   ByteBuf request;
   final Callback callback;
-  ScheduledFuture<?> timeout;
+  /** {@code System.nanoTime()} after which the call times out; set when the connection takes it. */
+  long timeoutAtNanos;
   boolean done;
 
   BackendCall(ReplyFormat format, ByteBuf request, Callback callback) {
@@ -51,9 +52,6 @@ final class BackendCall {
 
   private void finish() {
     done = true;
-    if (timeout != null) {
-      timeout.cancel(false);
-    }
     if (request != null) {
       request.release();
       request = null;

@@ -108,6 +108,26 @@ public final class PassThroughHandler implements RequestHandler {
       reply.complete(alloc.buffer(END.length).writeBytes(END));
       return;
     }
+    if (keys.size() == 1) { // the common case, without the multi-get bookkeeping
+      ByteBuf wire = RequestWriter.write(alloc, req.command().word(), req.args(), null, false);
+      pool.backend(pool.indexFor(keys.get(0))).send(new BackendCall(ReplyFormat.VALUES, wire,
+          new BackendCall.Callback() {
+            @Override
+            public void onReply(BackendReply r) {
+              if (!r.isError()) {
+                countHits(1, r.items().size());
+              }
+              reply.complete(r.bytes().retain());
+              r.release();
+            }
+
+            @Override
+            public void onFailure(String line) {
+              reply.completeLine(line);
+            }
+          }), affinity);
+      return;
+    }
     List<String> prefix = req.args().subList(0, req.args().size() - keys.size()); // gat's exptime
     // One part per backend, split further so no forwarded line exceeds MAX_PART_LINE_BYTES.
     Map<Integer, Integer> openPart = new LinkedHashMap<>();
@@ -236,9 +256,13 @@ public final class PassThroughHandler implements RequestHandler {
     }
 
     private void countHits(int hits) {
-      stats.getHits.add(hits);
-      stats.getMisses.add(keys.size() - hits);
+      PassThroughHandler.this.countHits(keys.size(), hits);
     }
+  }
+
+  private void countHits(int keys, int hits) {
+    stats.getHits.add(hits);
+    stats.getMisses.add(keys - hits);
   }
 
   private void broadcast(MemcachedRequest req, ReplySink reply, long affinity) {

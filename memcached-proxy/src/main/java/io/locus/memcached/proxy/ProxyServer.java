@@ -15,6 +15,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -54,15 +55,16 @@ public final class ProxyServer implements AutoCloseable {
 
   /**
    * The full proxy: in-proxy deadline cache, per-backend deadline schedulers and admission control
-   * ({@link DeadlineServices}).
+   * ({@link DeadlineServices}); with {@code mode: pass_through} the byte-for-byte pass-through instead.
    *
    * @throws ConfigException if the deadline settings are not usable
    */
   public ProxyServer(ProxyConfig config) {
     this.config = config;
     this.ring = BackendPool.ringFor(config);
-    this.deadlines = new DeadlineServices(config, ring, stats);
-    this.handlerFactory = deadlines.factory();
+    boolean passThrough = config.string("mode").equals("pass_through");
+    this.deadlines = passThrough ? null : new DeadlineServices(config, ring, stats);
+    this.handlerFactory = passThrough ? RequestHandler.Factory.PASS_THROUGH : deadlines.factory();
   }
 
   /** A proxy whose per-thread handlers {@code handlerFactory} builds around the pass-through path (no cache). */
@@ -99,7 +101,8 @@ public final class ProxyServer implements AutoCloseable {
     ProtocolLimits limits = config.protocolLimits();
     List<InetSocketAddress> bound = new ArrayList<>();
     for (Listener l : config.listeners()) {
-      ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(Transport.serverChannel())
+      ServerBootstrap b = Transport.levelTriggeredChildren(new ServerBootstrap()).group(boss, workers)
+          .channel(Transport.serverChannel())
           .option(ChannelOption.SO_REUSEADDR, true)
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
@@ -107,7 +110,9 @@ public final class ProxyServer implements AutoCloseable {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-              ch.pipeline().addLast(new MemcachedRequestDecoder(limits), new ClientHandler(shared, l));
+              // Replies completed in one backend read leave in one write system call.
+              ch.pipeline().addLast(new FlushConsolidationHandler(BackendConnection.FLUSH_AFTER, true),
+                  new MemcachedRequestDecoder(limits), new ClientHandler(shared, l));
             }
           });
       try {
