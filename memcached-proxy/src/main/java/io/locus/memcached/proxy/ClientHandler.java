@@ -223,27 +223,46 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         sb.append("STAT backend:").append(i).append(":addr ").append(b).append("\r\n");
         sb.append("STAT backend:").append(i).append(":state ").append(b.state()).append("\r\n");
         sb.append("STAT backend:").append(i).append(":outstanding ").append(b.outstanding()).append("\r\n");
-        if (handler instanceof DeadlineHandler dh) { // this I/O thread's scheduler of backend i
-          io.locus.memcached.schedule.DeadlineScheduler<?> s = dh.scheduler(i);
-          sb.append("STAT backend:").append(i).append(":queue ").append(s.queueLength()).append("\r\n");
-          sb.append("STAT backend:").append(i).append(":inflight ").append(s.inflight()).append("\r\n");
-          sb.append("STAT backend:").append(i).append(":service_mean_us ")
-              .append((long) s.admission().model().meanNanos() / 1000).append("\r\n");
-          sb.append("STAT backend:").append(i).append(":service_quantile_us ")
-              .append(s.admission().model().quantileNanos() / 1000).append("\r\n");
-          sb.append("STAT backend:").append(i).append(":kappa ")
-              .append(String.format(java.util.Locale.ROOT, "%.3f", s.admission().kappa())).append("\r\n");
-          sb.append("STAT backend:").append(i).append(":deadlines_met ").append(s.admission().totalMet())
-              .append("\r\n");
-          sb.append("STAT backend:").append(i).append(":deadlines_missed ").append(s.admission().totalMissed())
-              .append("\r\n");
+        schedulerLines(sb, i);
+      }
+    } else if (args.equals(List.of("tenants"))) {
+      StatsGroups.tenants(shared.extraStats().get()).forEach((k, v) -> sb.append("STAT ").append(k).append(' ')
+          .append(v).append("\r\n"));
+    } else if (args.equals(List.of("deadline"))) {
+      if (handler instanceof DeadlineHandler) {
+        StatsGroups.deadline(shared.extraStats().get()).forEach((k, v) -> sb.append("STAT ").append(k).append(' ')
+            .append(v).append("\r\n"));
+        BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
+        for (int i = 0; i < pool.size(); i++) {
+          schedulerLines(sb, i);
         }
+      } else {
+        sb.append("STAT mode pass_through\r\n");
       }
     } else {
       return line("ERROR");
     }
     sb.append("END\r\n");
     return ctx.alloc().buffer(sb.length()).writeBytes(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  /** This I/O thread's scheduler of backend {@code i}, if the deadline path runs. */
+  private void schedulerLines(StringBuilder sb, int i) {
+    if (handler instanceof DeadlineHandler dh) {
+      io.locus.memcached.schedule.DeadlineScheduler<?> s = dh.scheduler(i);
+      sb.append("STAT backend:").append(i).append(":queue ").append(s.queueLength()).append("\r\n");
+      sb.append("STAT backend:").append(i).append(":inflight ").append(s.inflight()).append("\r\n");
+      sb.append("STAT backend:").append(i).append(":service_mean_us ")
+          .append((long) s.admission().model().meanNanos() / 1000).append("\r\n");
+      sb.append("STAT backend:").append(i).append(":service_quantile_us ")
+          .append(s.admission().model().quantileNanos() / 1000).append("\r\n");
+      sb.append("STAT backend:").append(i).append(":kappa ")
+          .append(String.format(java.util.Locale.ROOT, "%.3f", s.admission().kappa())).append("\r\n");
+      sb.append("STAT backend:").append(i).append(":deadlines_met ").append(s.admission().totalMet())
+          .append("\r\n");
+      sb.append("STAT backend:").append(i).append(":deadlines_missed ").append(s.admission().totalMissed())
+          .append("\r\n");
+    }
   }
 
   /** {@code dlctx [tenant=<id>] [deadline=<L syntax>] [reset]}: per-connection defaults, never forwarded. */
