@@ -21,6 +21,8 @@ public final class OpStats {
     long errors;
     final long[] deadlineGets = new long[3];
     final long[] met = new long[3];
+    /** Gets with a deadline that the proxy refused up front (admission control), per range. */
+    final long[] deadlineRejected = new long[3];
 
     /** Records a get. {@code outcome}: its reply; {@code deadlineNanos} < 0 for best-effort. */
     void recordGet(long latencyNanos, Reply outcome, DeadlineRange range, long deadlineNanos) {
@@ -36,6 +38,9 @@ public final class OpStats {
             deadlineGets[range.ordinal()]++;
             if (outcome == Reply.HIT && latencyNanos <= deadlineNanos) {
                 met[range.ordinal()]++;
+            }
+            if (outcome == Reply.REJECTED) {
+                deadlineRejected[range.ordinal()]++;
             }
         }
     }
@@ -66,6 +71,7 @@ public final class OpStats {
         for (int r = 0; r < 3; r++) {
             deadlineGets[r] += other.deadlineGets[r];
             met[r] += other.met[r];
+            deadlineRejected[r] += other.deadlineRejected[r];
         }
     }
 
@@ -89,6 +95,21 @@ public final class OpStats {
     public double metRatio(DeadlineRange range) {
         long all = deadlineGets[range.ordinal()];
         return all == 0 ? Double.NaN : (double) met[range.ordinal()] / all;
+    }
+
+    /** Gets with a deadline, all ranges. */
+    public long deadlineGets() {
+        return deadlineGets[0] + deadlineGets[1] + deadlineGets[2];
+    }
+
+    /** Gets with a deadline whose value came back within it, all ranges. */
+    public long deadlinesMet() {
+        return met[0] + met[1] + met[2];
+    }
+
+    /** Gets with a deadline refused up front, all ranges. */
+    public long deadlineRejected() {
+        return deadlineRejected[0] + deadlineRejected[1] + deadlineRejected[2];
     }
 
     /** Rejected / requests, or NaN without requests. */

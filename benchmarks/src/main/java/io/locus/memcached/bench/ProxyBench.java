@@ -99,6 +99,7 @@ public final class ProxyBench implements Callable<Integer> {
     private final PrintStream progress;
     private final List<RowResult> results = new ArrayList<>();
     private final List<Long> pidsStarted = new ArrayList<>();
+    private final List<String> cpuLines = new ArrayList<>();
 
     ProxyBench(PrintStream stdout, PrintStream progress) {
         this.stdout = stdout;
@@ -240,11 +241,15 @@ public final class ProxyBench implements Callable<Integer> {
                     + "preloaded, so a miss is a refusal that classic.reject_mode turned into a miss); local = the "
                     + "proxy's in-proxy cache hits / gets (its stats); rej = proxy rejects / requests; ops/dir, "
                     + "p99/dir = ratio to direct memcached, /twem = to twemproxy");
+            DeadlineReport.lines(results, keys.tenants()).forEach(stdout::println);
             stdout.println("# backend evictions: " + evictions + "; backend cmd_get (all rows):" + spread);
             for (SlowShim shim : shims) {
                 long[] c = shim.counters();
                 stdout.println(String.format(Locale.ROOT, "# %s: %d replies, emulated busy %.1f s", shim, c[0],
                         c[1] / 1e9));
+            }
+            for (String line : cpuLines) {
+                stdout.println("# proxy CPU " + line);
             }
             stdout.println("# load average after: " + loadAverage());
             Files.writeString(dir.resolve("proxy-bench.txt"), table);
@@ -278,9 +283,12 @@ public final class ProxyBench implements Callable<Integer> {
                 }
                 try (Nutcracker nutcracker = builder.start()) {
                     pidsStarted.add(nutcracker.pid());
-                    return new RowResult(row, "twemproxy " + nutcracker.version(), measured(tag, generator, settings,
+                    ProcessCpu cpu = ProcessCpu.start(nutcracker.pid(), generator, settings.warmupNanos());
+                    LoadGenerator.Result result = measured(tag, generator, settings,
                             () -> generator.run(new LoadGenerator.Target(row, List.of(nutcracker.address())), keys,
-                                    settings)), Double.NaN, null);
+                                    settings));
+                    cpuLines.add(cpu.line(row));
+                    return new RowResult(row, "twemproxy " + nutcracker.version(), result, Double.NaN, null);
                 }
             }
             default: {
@@ -310,8 +318,10 @@ public final class ProxyBench implements Callable<Integer> {
                         proxyJvmArgs.stream().map(a -> a.replace("{row}", row)).toList())) {
                     pidsStarted.add(proxy.pid());
                     Map<String, String> before = proxy.stats();
+                    ProcessCpu cpu = ProcessCpu.start(proxy.pid(), generator, settings.warmupNanos());
                     LoadGenerator.Result result = measured(tag, generator, settings, () -> generator.run(
                             new LoadGenerator.Target(row, List.of(proxy.address())), keys, settings));
+                    cpuLines.add(cpu.line(row));
                     Map<String, String> after = proxy.stats();
                     return new RowResult(row, mode.description(), result, LocusModes.localHitRatio(before, after),
                             null);
