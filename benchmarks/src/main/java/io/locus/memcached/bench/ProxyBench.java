@@ -242,6 +242,7 @@ public final class ProxyBench implements Callable<Integer> {
                     + "proxy's in-proxy cache hits / gets (its stats); rej = proxy rejects / requests; ops/dir, "
                     + "p99/dir = ratio to direct memcached, /twem = to twemproxy");
             DeadlineReport.lines(results, keys.tenants()).forEach(stdout::println);
+            addedLatency(results).forEach(stdout::println);
             stdout.println("# backend evictions: " + evictions + "; backend cmd_get (all rows):" + spread);
             for (SlowShim shim : shims) {
                 long[] c = shim.counters();
@@ -328,6 +329,27 @@ public final class ProxyBench implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /** Each row's p50 and p99 minus direct memcached's, microseconds (from the same histograms as the table). */
+    static List<String> addedLatency(List<RowResult> rows) {
+        RowResult direct = rows.stream().filter(r -> r.ran() && r.label().equals("direct")).findFirst().orElse(null);
+        List<String> out = new ArrayList<>();
+        if (direct == null) {
+            return out;
+        }
+        OpStats d = direct.result().total();
+        StringBuilder line = new StringBuilder("# added latency vs direct (us, all requests, from the intended start):");
+        for (RowResult r : rows) {
+            if (r.ran() && r != direct) {
+                OpStats s = r.result().total();
+                line.append(String.format(Locale.ROOT, " %s p50 %+.0f p99 %+.0f;", r.label(),
+                        (s.latencyMillis(50) - d.latencyMillis(50)) * 1000,
+                        (s.latencyMillis(99) - d.latencyMillis(99)) * 1000));
+            }
+        }
+        out.add(line.toString());
+        return out;
     }
 
     /** Runs one load phase while a daemon prints progress lines to stderr every 2 s. */
