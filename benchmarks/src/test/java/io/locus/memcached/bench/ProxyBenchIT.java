@@ -60,6 +60,9 @@ class ProxyBenchIT {
                 "direct memcached is preloaded with every key: hit ratio " + bench.results().get(0).result().total()
                         .hitRatio());
         assertTrue(table.contains("emulation: scaled10"), "the table names its emulation");
+        assertTrue(table.lines().anyMatch(l -> l.matches("# proxy CPU locus: [0-9.]+ us/op .*")), table);
+        assertTrue(table.lines().anyMatch(l -> l.startsWith("#   locus-dlc-dls ")), "deadline report:\n" + table);
+        assertTrue(table.contains("# added latency vs direct"), table);
         assertTrue(progress.contains("[1/5 direct]"), "progress on stderr: " + progress);
         String csv = Files.readString(out.resolve("proxy-bench.csv"));
         assertTrue(csv.lines().anyMatch(l -> l.startsWith("twemproxy,ALL,")), csv);
