@@ -149,9 +149,14 @@ public final class LocusProxy implements AutoCloseable {
 
     /** The proxy's {@code stats} lines as name → value; empty if it does not answer. */
     public Map<String, String> stats() {
+        return stats("stats");
+    }
+
+    /** The lines of {@code command} ({@code stats} or {@code stats <group>}) as name → value; empty if none. */
+    public Map<String, String> stats(String command) {
         Map<String, String> stats = new LinkedHashMap<>();
         try (TextClient client = new TextClient(address, 5000)) {
-            for (String line : client.command("stats")) {
+            for (String line : client.command(command)) {
                 String[] parts = line.split(" ", 3);
                 if (parts.length == 3 && parts[0].equals("STAT")) {
                     stats.put(parts[1], parts[2]);

@@ -250,7 +250,7 @@ public final class ProxyBench implements Callable<Integer> {
                         c[1] / 1e9));
             }
             for (String line : cpuLines) {
-                stdout.println("# proxy CPU " + line);
+                stdout.println(line.startsWith("stats deadline ") ? "# " + line : "# proxy CPU " + line);
             }
             stdout.println("# load average after: " + loadAverage());
             Files.writeString(dir.resolve("proxy-bench.txt"), table);
@@ -324,6 +324,13 @@ public final class ProxyBench implements Callable<Integer> {
                             new LoadGenerator.Target(row, List.of(proxy.address())), keys, settings));
                     cpuLines.add(cpu.line(row));
                     Map<String, String> after = proxy.stats();
+                    Map<String, String> deadline = proxy.stats("stats deadline");
+                    if (!deadline.isEmpty() && !deadline.containsKey("mode")) {
+                        // The proxy's own view of the row (its clock, one I/O thread's schedulers), for reading misses.
+                        StringBuilder line = new StringBuilder(row + ":");
+                        deadline.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
+                        cpuLines.add("stats deadline " + line);
+                    }
                     return new RowResult(row, mode.description(), result, LocusModes.localHitRatio(before, after),
                             null);
                 }

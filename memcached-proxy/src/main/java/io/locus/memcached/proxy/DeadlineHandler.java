@@ -213,7 +213,7 @@ final class DeadlineHandler implements RequestHandler {
    * The ticket for a request to {@code backend}. EDF may reorder requests of different connections, never those of
    * one connection to one backend (memcached's per-connection order: a read pipelined behind a write sees it): a read
    * gets at least the absolute deadline of the connection's last write there, a write at least that of the
-   * connection's last request there. Admission then judges such a read against the raised deadline; its met/missed
+   * connection's last request there, while one of the connection's requests is still queued. Admission then judges such a read against the raised deadline; its met/missed
    * count uses the client's own.
    */
   private TicketRequest ticketRequest(ProxyRequest pr, TicketRequest.Kind kind, int backend) {
@@ -226,7 +226,12 @@ final class DeadlineHandler implements RequestHandler {
       return a;
     });
     long floor = kind == TicketRequest.Kind.WRITE ? last[2 * backend] : last[2 * backend + 1];
-    if (floor != NONE && floor - at > 0) {
+    // Only a request of this connection still waiting in a scheduler queue can be overtaken; with none waiting, every
+    // earlier request is already on its backend connection, ahead of this one. Raising the deadline anyway made a
+    // best-effort write (nominal 1 s) lift every later read of its connection to 1 s for a second, so admission
+    // judged those reads against the wrong deadline and let through reads that could not make their own.
+    Connection waiting = connections.get(pr.connectionId());
+    if (floor != NONE && floor - at > 0 && waiting != null && waiting.queued > 0) {
       at = floor;
       nanos = at - pr.arrivalNanos();
     }
