@@ -157,14 +157,18 @@ public final class BalanceBench implements Callable<Integer> {
         stdout.flush();
 
         List<KeySource> workloads = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         workloads.add(new ZipfKeys(List.of(new TenantProfile("zipf", 1, 0, 0, 0, "default", 1)), keys));
+        names.add("zipf-0.99");
         for (Path t : traceFiles) {
             workloads.add(TraceKeys.read(t, traceLimit));
+            names.add(t.getFileName().toString().replace(".trace.xz", ""));
         }
         List<Row> results = new ArrayList<>();
         int failures = 0;
-        for (KeySource workload : workloads) {
-            String name = workload instanceof ZipfKeys ? "zipf-0.99" : workload.describe().split("[ ,(]")[0];
+        for (int w = 0; w < workloads.size(); w++) {
+            KeySource workload = workloads.get(w);
+            String name = names.get(w);
             long distinct = workload.distinctKeys();
             int megabytes = (int) Math.min(4096, Math.max(64, distinct * 1200 / (1 << 20)));
             try (MemcachedServers servers = MemcachedServers.start(backends,
