@@ -179,10 +179,11 @@ final class BalancingHandler implements RequestHandler {
     synchronized (services.order) {
       ticket = services.balancer.onWrite(key);
       if (ticket.shadows().length > 0) {
-        services.inFlightWrites.decrementAndGet(stripe); // versioned: ordered with copies on the replication thread
+        // Versioned; the stripe stays counted until the write is done, so that a copy for a replica set created
+        // after this one's lease ended cannot read the home before this write lands.
         WriteTicket t = ticket;
         services.loop.execute(() -> services.versionedWrite(pr, key, t.version(), t.home(), t.shadows(), loop,
-            reply));
+            reply, () -> services.inFlightWrites.decrementAndGet(stripe)));
         return;
       }
     }

@@ -54,7 +54,7 @@ final class BalancingServices implements AutoCloseable {
   final ProxyStats stats;
   /** Held while a write takes its version and, for a replicated key, is handed to the replication thread. */
   final Object order = new Object();
-  /** Writes in flight on the I/O threads (unversioned), by key stripe. */
+  /** Writes in flight, by key stripe: a copy waits while one may not have reached the home. */
   final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
   private final EventLoopGroup group;
   final EventLoop loop;
@@ -246,7 +246,7 @@ final class BalancingServices implements AutoCloseable {
    * copy ({@code sync}).
    */
   void versionedWrite(ProxyRequest pr, String key, long version, int home, int[] shadows, EventLoop clientLoop,
-      ReplySink done) {
+      ReplySink done, Runnable landed) {
     versionedWrites.increment();
     ProxyRequest onOneConnection = new ProxyRequest(pr.request(), pr.resolution(), pr.arrivalNanos(), 0);
     long start = System.nanoTime();
@@ -254,8 +254,11 @@ final class BalancingServices implements AutoCloseable {
     Object[] homeReply = new Object[1]; // ByteBuf, String (a line) or null (silent)
     boolean sync = config.syncShadowUpdates();
     Runnable finishOne = () -> {
-      if (--pending[0] == 0 && sync) {
-        deliver(homeReply[0], clientLoop, done);
+      if (--pending[0] == 0) {
+        landed.run();
+        if (sync) {
+          deliver(homeReply[0], clientLoop, done);
+        }
       }
     };
     homeWriter.handle(onOneConnection, new ReplySink() {
