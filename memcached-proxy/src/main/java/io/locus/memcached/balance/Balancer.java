@@ -104,10 +104,18 @@ public final class Balancer<K> {
 
     /** Counts a read of {@code key} and chooses its backend (home or a readable shadow, least loaded this epoch). */
     public ReadTarget onRead(K key) {
+        return onRead(key, true);
+    }
+
+    /**
+     * As {@link #onRead(Object)}; with {@code mayUseShadow} false the read is counted at the home and sent there
+     * (reads whose reply carries home-specific data, such as a {@code gets} cas unique, or multi-key gets).
+     */
+    public ReadTarget onRead(K key, boolean mayUseShadow) {
         byte[] bytes = bytesOf.apply(key);
         int bucket = table.bucketOf(bytes);
         int home = table.owner(bucket);
-        ReadTarget target = directory.contains(key)
+        ReadTarget target = mayUseShadow && directory.contains(key)
                 ? directory.readTarget(key, home, b -> monitor.epochCount(b) / monitor.capacity(b))
                 : new ReadTarget(home, false);
         monitor.recordRequest(target.backend(), false);

@@ -83,7 +83,17 @@ public final class ConfigKeys {
       key("reissue.rate", INT, "50", 0, 1_000_000, "background re-issues of rejected reads per second"),
       key("reissue.burst", INT, "10", 0, 1_000_000, "re-issue bucket burst"),
       key("replication_factor", INT, "1", 1, 16, "static replicas per key"),
-      // Load balancing (§2, §4.7).
+      // Load balancing (§2, §4.7); read by proxy.BalancingServices, checked again by balance.BalanceConfig.
+      key("lb.enabled", BOOL, "false", 0, 0, "run the load balancer (statistics, phase 1 hot-key replication)"),
+      key("lb.capacity", DOUBLE, "50000", 1, INF, "capacity T_b of each backend, requests per second"),
+      key("lb.phases", STRING, "p1", 0, 0, "phases that may run: p1, or none (observe only)"),
+      key("lb.hot_keys", INT, "1024", 1, 1 << 20, "Space-Saving table size"),
+      key("lb.write_weight", DOUBLE, "4", 0, 1000, "hotness subtracted per sampled write"),
+      key("lb.decay", DOUBLE, "0.5", 0, 0.999999, "hotness multiplier per epoch"),
+      key("lb.hot_rate_fraction", DOUBLE, "0.02", 0.000001, 1, "hot if rate >= this * T_home"),
+      key("lb.hot_home_load", DOUBLE, "0.5", 0, 10, "... and the home's load >= this * T_home"),
+      key("lb.replica_rate_fraction", DOUBLE, "0.1", 0.000001, 1, "copies = 1 + ceil(rate / (this * T_home))"),
+      key("lb.shadow_updates", ENUM, "sync", 0, 0, "when a write to a replicated key is acknowledged {sync, async}"),
       // Operations (§4.10).
       key("metrics.prometheus_port", INT, "0", 0, 65535,
           "port of the Prometheus text endpoint GET /metrics on the listen host; 0 = off"),
@@ -113,7 +123,8 @@ public final class ConfigKeys {
       "meta.reject_mode", List.of("miss", "error"),
       "dlc.class_policy", List.of("LATEST", "MIN"),
       "dlc.weight", List.of("geometric", "miss_prob"),
-      "local.mode", List.of("all", "hot_only", "off"));
+      "local.mode", List.of("all", "hot_only", "off"),
+      "lb.shadow_updates", List.of("sync", "async"));
 
   private static final Map<String, ConfigKey> BY_NAME = new LinkedHashMap<>();
 

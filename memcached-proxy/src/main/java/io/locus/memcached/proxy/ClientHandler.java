@@ -239,6 +239,12 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
       } else {
         sb.append("STAT mode pass_through\r\n");
       }
+    } else if (args.equals(List.of("lb"))) { // the balancer's lines alone
+      for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
+        if (e.getKey().startsWith("lb:")) {
+          sb.append("STAT ").append(e.getKey()).append(' ').append(e.getValue()).append("\r\n");
+        }
+      }
     } else {
       return line("ERROR");
     }

@@ -52,6 +52,7 @@ public final class ProxyServer implements AutoCloseable {
   private final DeadlineServices deadlines;
   private final AtomicReference<TenantResolver> resolver = new AtomicReference<>();
   private PrometheusEndpoint prometheus;
+  private BalancingServices balancing;
 
   /**
    * The full proxy: in-proxy deadline cache, per-backend deadline schedulers and admission control
@@ -93,6 +94,7 @@ public final class ProxyServer implements AutoCloseable {
       }
     }
     resolver.set(new TenantResolver(config.tenantPolicy()));
+    balancing = BalancingServices.create(config, ring, stats);
     int threads = config.intValue("io_threads");
     boss = Transport.group(1, new DefaultThreadFactory("locus-accept", true));
     workers = Transport.group(threads, new DefaultThreadFactory("locus-io", true));
@@ -173,7 +175,12 @@ public final class ProxyServer implements AutoCloseable {
   }
 
   private Map<String, String> deadlineStats() {
-    return deadlines == null ? Map.of() : deadlines.statsLines();
+    if (balancing == null) {
+      return deadlines == null ? Map.of() : deadlines.statsLines();
+    }
+    Map<String, String> m = new java.util.LinkedHashMap<>(deadlines == null ? Map.of() : deadlines.statsLines());
+    m.putAll(balancing.statsLines());
+    return m;
   }
 
   private Map<String, String> allStats() {
@@ -188,8 +195,10 @@ public final class ProxyServer implements AutoCloseable {
   }
 
   private RequestHandler handlerFor(EventLoop loop) {
-    return handlers.computeIfAbsent(loop, l -> handlerFactory.create(
-        new PassThroughHandler(poolFor(l), stats, PooledByteBufAllocator.DEFAULT)));
+    return handlers.computeIfAbsent(loop, l -> {
+      RequestHandler base = new PassThroughHandler(poolFor(l), stats, PooledByteBufAllocator.DEFAULT);
+      return handlerFactory.create(balancing == null ? base : balancing.wrap(base, poolFor(l), l));
+    });
   }
 
   @Override
@@ -204,6 +213,10 @@ public final class ProxyServer implements AutoCloseable {
     serverChannels.clear();
     for (Map.Entry<EventLoop, BackendPool> e : pools.entrySet()) {
       e.getKey().submit(e.getValue()::close).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+    if (balancing != null) {
+      balancing.close();
+      balancing = null;
     }
     if (boss != null) {
       boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

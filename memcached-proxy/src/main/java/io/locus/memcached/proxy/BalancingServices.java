@@ -1,0 +1,500 @@
+package io.locus.memcached.proxy;
+
+import io.locus.memcached.balance.BalanceConfig;
+import io.locus.memcached.balance.Balancer;
+import io.locus.memcached.balance.LoadMonitor.BackendLoad;
+import io.locus.memcached.balance.Phase;
+import io.locus.memcached.balance.ReplicaDirectory;
+import io.locus.memcached.balance.ReplicationPlanner;
+import io.locus.memcached.balance.VirtualBucketTable;
+import io.locus.memcached.config.ConfigException;
+import io.locus.memcached.config.ProxyConfig;
+import io.locus.memcached.protocol.BackendReply;
+import io.locus.memcached.protocol.ReplyFormat;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The load balancer's host side, shared by all I/O threads ({@code shared/specs/proxy.md} §2, §4.7.3): one
+ * {@link Balancer} fed by every request, and one <em>replication thread</em> with its own backend connections that
+ * runs the epoch tick, the Phase 1 copies and lease touches, and every write to a replicated key.
+ *
+ * <p>Why one thread: the read-your-writes rule of {@link ReplicaDirectory} needs the updates of one shadow key to
+ * reach the shadow in the order their versions were handed out, and a copy's {@code copyMayProceed} check to be
+ * atomic with sending its {@code ms}. Versions are handed out under {@link #order} together with the hand-over to
+ * this thread, and this thread sends everything over one connection per backend, which memcached applies in order.
+ * Writes to keys that are not replicated stay on the client's own I/O thread; a striped in-flight counter keeps a copy
+ * from reading the home while such a write (begun before the key was replicated) has not landed yet.
+ */
+final class BalancingServices implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BalancingServices.class);
+  static final int STRIPES = 1024;
+  private static final long TICK_MILLIS = 20;
+
+  final BalanceConfig config;
+  final Balancer<String> balancer;
+  final ProxyStats stats;
+  /** Held while a write takes its version and, for a replicated key, is handed to the replication thread. */
+  final Object order = new Object();
+  /** Writes in flight, by key stripe: a copy waits while one may not have reached the home. */
+  final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
+  private final EventLoopGroup group;
+  final EventLoop loop;
+  private final BackendPool pool;
+  private final PassThroughHandler homeWriter;
+  private final ScheduledFuture<?> ticker;
+  private volatile Balancer.EpochReport<String> last;
+  /** Replication for availability, or null when {@code replication_factor} is 1. */
+  final AvailabilityReplication availability;
+
+  final LongAdder shadowReads = new LongAdder();
+  final LongAdder shadowFallbacks = new LongAdder();
+  final LongAdder versionedWrites = new LongAdder();
+  final LongAdder shadowUpdateFailures = new LongAdder();
+  final LongAdder copies = new LongAdder();
+  final LongAdder copiesDropped = new LongAdder();
+  final LongAdder copiesDeferred = new LongAdder();
+  final LongAdder touches = new LongAdder();
+  final LongAdder touchMisses = new LongAdder();
+
+  /** The balancer of {@code config}, or null when {@code lb.enabled} is false and {@code replication_factor} 1. */
+  static BalancingServices create(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
+    if (!config.bool("lb.enabled") && config.intValue("replication_factor") == 1) {
+      return null;
+    }
+    return new BalancingServices(config, ring, stats);
+  }
+
+  private BalancingServices(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
+    this.config = balanceConfig(config);
+    this.stats = stats;
+    List<VirtualBucketTable.RingServer> servers = new ArrayList<>();
+    for (KetamaRing.Server s : ring.servers()) {
+      servers.add(new VirtualBucketTable.RingServer(s.ringName(), s.weight()));
+    }
+    VirtualBucketTable table = new VirtualBucketTable(servers, this.config.cacheletsPerBackend());
+    double[] capacity = new double[servers.size()];
+    java.util.Arrays.fill(capacity, config.doubleValue("lb.capacity"));
+    this.balancer = new Balancer<>(this.config, table, capacity, k -> k.getBytes(StandardCharsets.ISO_8859_1),
+        System::nanoTime, new SplittableRandom());
+    this.group = Transport.group(1, new DefaultThreadFactory("locus-balance", true));
+    this.loop = group.next();
+    this.pool = new BackendPool(config, ring, loop, stats);
+    this.homeWriter = new PassThroughHandler(pool, stats, PooledByteBufAllocator.DEFAULT);
+    int copies = config.intValue("replication_factor");
+    if (copies > servers.size()) {
+      throw new ConfigException("replication_factor: " + copies + " (expected: 1.." + servers.size()
+          + ", the number of backends in pool.servers)");
+    }
+    List<java.net.InetSocketAddress> addresses = new ArrayList<>();
+    for (KetamaRing.Server s : ring.servers()) {
+      addresses.add(new java.net.InetSocketAddress(s.host(), s.port()));
+    }
+    this.availability = copies == 1 ? null : new AvailabilityReplication(table, copies, this, pool, addresses);
+    if (availability == null) {
+      balancer.setUp(b -> pool.backend(b).state().equals("up"));
+    } else {
+      balancer.setUp(b -> availability.health(b) == AvailabilityReplication.UP);
+    }
+    this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    LOG.info("load balancer on: epoch {}, capacity {} ops/s per backend, replicas_max {}, phase 1 {}, "
+        + "replication_factor {}", this.config.epoch(), config.doubleValue("lb.capacity"), this.config.replicasMax(),
+        this.config.phase1Enabled() ? "on" : "off", copies);
+  }
+
+  /**
+   * The balancer's settings from the proxy configuration. Keys the proxy does not list keep {@link BalanceConfig}'s
+   * defaults; Phase 3 is refused until the proxy drives bucket migrations.
+   *
+   * @throws ConfigException naming the key and the value
+   */
+  static BalanceConfig balanceConfig(ProxyConfig config) {
+    Map<String, String> o = new LinkedHashMap<>();
+    o.put("lb.epoch", Math.max(1, config.longValue("lb.epoch") / 1000) + "ms");
+    for (String k : List.of("lb.persistence", "lb.sample_rate", "lb.hot_keys", "lb.write_weight", "lb.decay",
+        "lb.hot_rate_fraction", "lb.hot_home_load", "lb.replica_rate_fraction", "lb.replicas_max", "lb.repl_high",
+        "lb.lease_p1", "lb.shadow_updates", "lb.p2_rdev", "lb.server_load_thresh", "lb.imb_thresh", "lb.max_iter",
+        "lb.cachelets_per_backend", "lb.copy_rate")) {
+      o.put(k, String.valueOf(config.values().get(k)));
+    }
+    String phases = config.string("lb.phases").trim().toLowerCase(Locale.ROOT);
+    if (!config.bool("lb.enabled")) {
+      phases = "none"; // only replication for availability was asked for
+    } else if (config.intValue("replication_factor") > 1 && phases.contains("p1")) {
+      throw new ConfigException("lb.phases: \"" + config.string("lb.phases") + "\" with replication_factor "
+          + config.intValue("replication_factor") + " (expected: none; Phase 1 shadows on top of availability"
+          + " copies are not supported yet)");
+    }
+    for (String p : phases.split("\\s*,\\s*")) {
+      if (p.equals("p3")) {
+        throw new ConfigException("lb.phases: \"" + config.string("lb.phases") + "\" (expected: p1 or none; p3, bucket"
+            + " migration, is planned by the balancer but not yet driven by the proxy)");
+      }
+    }
+    o.put("lb.phases", phases.isEmpty() ? "none" : phases);
+    try {
+      return BalanceConfig.defaults().withOverrides(o);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage(), e);
+    }
+  }
+
+  /** The handler of one I/O thread: balancing in front of that thread's pass-through path. */
+  RequestHandler wrap(RequestHandler passThrough, BackendPool clientPool, EventLoop clientLoop) {
+    return new BalancingHandler(this, passThrough, clientPool, clientLoop);
+  }
+
+  static int stripeOf(String key) {
+    return (key.hashCode() & 0x7fffffff) % STRIPES;
+  }
+
+  /** The key a shadow backend stores a replica under, base64 for meta commands' {@code b} flag. */
+  static String shadowKey(String key) {
+    return base64(ReplicaDirectory.SHADOW_PREFIX + key);
+  }
+
+  static String base64(String key) {
+    return Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  // ---- the replication thread ----
+
+  private void tick() {
+    try {
+      if (availability != null) {
+        availability.tick();
+      }
+      Balancer.EpochReport<String> report = balancer.tick();
+      if (report == null) {
+        return;
+      }
+      last = report;
+      for (ReplicationPlanner.Action<String> a : report.replication().actions()) {
+        if (a.kind() == ReplicationPlanner.Kind.COPY) {
+          copy(a);
+        } else {
+          touch(a);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("balancer epoch failed: {}", e.toString(), e);
+    }
+  }
+
+  /** Phase 1 copy: {@code mg} at the home, then {@code ms} at the shadow if no write began meanwhile. */
+  private void copy(ReplicationPlanner.Action<String> a) {
+    String key = a.key();
+    ReplicaDirectory<String> dir = balancer.directory();
+    if (!dir.contains(key)) {
+      return;
+    }
+    if (inFlightWrites.get(stripeOf(key)) != 0) {
+      // A write that began before the key was replicated may not have reached the home: the copy could read the
+      // value it replaces. The shadow stays stale (unreadable); the next renewal copies again.
+      copiesDeferred.increment();
+      return;
+    }
+    long version = dir.beginCopy(key);
+    readHome(a.home(), key, value -> {
+      if (!dir.copyMayProceed(key, version)) {
+        copiesDropped.increment(); // a write began meanwhile; its own shadow update refreshes the shadow
+        value.release();
+        return;
+      }
+      copies.increment();
+      updateShadow(key, a.shadow(), version, value);
+    });
+  }
+
+  private void touch(ReplicationPlanner.Action<String> a) {
+    touches.increment();
+    String line = "mg " + shadowKey(a.key()) + " b T" + Math.max(1, a.ttlSeconds()) + "\r\n";
+    send(a.shadow(), ReplyFormat.META, line, null, r -> {
+      boolean hit = r != null && startsWith(r.bytes(), "HD");
+      if (r != null) {
+        r.release();
+      }
+      if (!hit) {
+        touchMisses.increment(); // evicted or the backend failed: stale until the next renewal re-copies it
+        balancer.directory().shadowFailed(a.key(), a.shadow());
+      }
+    });
+  }
+
+  /**
+   * A write to a replicated key, on the replication thread: the client's command at the home, then an {@code mg} at
+   * the home on the same connection (so it sees this write or a later one), then that value or its absence at every
+   * shadow. Replies go back to {@code done} on the client's thread: after the home ({@code async}) or after every
+   * copy ({@code sync}).
+   */
+  void versionedWrite(ProxyRequest pr, String key, long version, int home, int[] shadows, EventLoop clientLoop,
+      ReplySink done, Runnable landed) {
+    versionedWrites.increment();
+    ProxyRequest onOneConnection = new ProxyRequest(pr.request(), pr.resolution(), pr.arrivalNanos(), 0);
+    long start = System.nanoTime();
+    int[] pending = {1 + shadows.length};
+    Object[] homeReply = new Object[1]; // ByteBuf, String (a line) or null (silent)
+    boolean sync = config.syncShadowUpdates();
+    Runnable finishOne = () -> {
+      if (--pending[0] == 0) {
+        landed.run();
+        if (sync) {
+          deliver(homeReply[0], clientLoop, done);
+        }
+      }
+    };
+    homeWriter.handle(onOneConnection, new ReplySink() {
+      @Override
+      public void complete(ByteBuf reply) {
+        homeDone(reply);
+      }
+
+      @Override
+      public void completeLine(String line) {
+        homeDone(line);
+      }
+
+      @Override
+      public void completeSilently() {
+        homeDone(null);
+      }
+
+      private void homeDone(Object r) {
+        balancer.onCompletion(home, System.nanoTime() - start);
+        homeReply[0] = r;
+        if (!sync) {
+          deliver(r, clientLoop, done);
+        }
+        finishOne.run();
+      }
+    });
+    readHome(home, key, value -> {
+      for (int s : shadows) {
+        updateShadow(key, s, version, value.retainedDuplicate(), finishOne);
+      }
+      value.release();
+    });
+  }
+
+  private static void deliver(Object r, EventLoop clientLoop, ReplySink done) {
+    clientLoop.execute(() -> {
+      if (r instanceof ByteBuf b) {
+        done.complete(b);
+      } else if (r instanceof String line) {
+        done.completeLine(line);
+      } else {
+        done.completeSilently();
+      }
+    });
+  }
+
+  private void updateShadow(String key, int shadow, long version, HomeValue value) {
+    updateShadow(key, shadow, version, value, () -> { });
+  }
+
+  /** Makes the shadow hold {@code value} (or nothing), then records the version it acknowledged. */
+  private void updateShadow(String key, int shadow, long version, HomeValue value, Runnable then) {
+    String line;
+    ByteBuf data = null;
+    if (value.failed) {
+      line = "md " + shadowKey(key) + " b\r\n"; // the home's state is unknown: make sure the shadow holds nothing
+    } else if (value.data == null) {
+      line = "md " + shadowKey(key) + " b\r\n";
+    } else {
+      line = "ms " + shadowKey(key) + " " + value.data.readableBytes() + " b F" + value.flags + " T"
+          + shadowTtl(key, value.ttl) + "\r\n";
+      data = value.data;
+    }
+    boolean homeFailed = value.failed;
+    send(shadow, ReplyFormat.META, line, data, r -> {
+      boolean ok = r != null && (startsWith(r.bytes(), "HD") || startsWith(r.bytes(), "NF"));
+      if (r != null) {
+        r.release();
+      }
+      if (ok && !homeFailed) {
+        balancer.directory().shadowWritten(key, shadow, version);
+      } else {
+        shadowUpdateFailures.increment();
+        if (!ok) {
+          send(shadow, ReplyFormat.META, "md " + shadowKey(key) + " b\r\n", null, x -> {
+            if (x != null) {
+              x.release();
+            }
+          });
+        }
+        balancer.directory().shadowFailed(key, shadow);
+      }
+      then.run();
+    });
+  }
+
+  /** Seconds a shadow item may live: the rest of the lease, and never longer than the item itself. */
+  private long shadowTtl(String key, long itemTtl) {
+    long lease;
+    try {
+      lease = (balancer.directory().leaseExpiresNanos(key) - System.nanoTime() + 999_999_999L) / 1_000_000_000L;
+    } catch (IllegalArgumentException e) { // the lease ended meanwhile: the copy lives one lease at most
+      lease = (long) Math.ceil(config.leaseP1Epochs() * config.epochSeconds());
+    }
+    lease = Math.max(1, lease);
+    return itemTtl > 0 ? Math.min(lease, itemTtl) : lease;
+  }
+
+  /** An item read at the home: data (null for a miss), flags, TTL (-1 none), or failed. */
+  static final class HomeValue {
+    final ByteBuf data;
+    final String flags;
+    final long ttl;
+    final boolean failed;
+
+    HomeValue(ByteBuf data, String flags, long ttl, boolean failed) {
+      this.data = data;
+      this.flags = flags;
+      this.ttl = ttl;
+      this.failed = failed;
+    }
+
+    HomeValue retainedDuplicate() {
+      return new HomeValue(data == null ? null : data.retainedDuplicate(), flags, ttl, failed);
+    }
+
+    void release() {
+      if (data != null && data.refCnt() > 0) {
+        data.release();
+      }
+    }
+  }
+
+  private void readHome(int home, String key, Consumer<HomeValue> then) {
+    send(home, ReplyFormat.META, "mg " + base64(key) + " b v f t\r\n", null, r -> {
+      if (r == null) {
+        then.accept(new HomeValue(null, "0", -1, true));
+        return;
+      }
+      try {
+        then.accept(parseMetaValue(r.bytes()));
+      } finally {
+        r.release();
+      }
+    });
+  }
+
+  /** Parses {@code VA <n> f<flags> t<ttl>} + data, {@code EN}, or anything else as a failure. */
+  static HomeValue parseMetaValue(ByteBuf b) {
+    int start = b.readerIndex();
+    int eol = b.indexOf(start, b.writerIndex(), (byte) '\r');
+    String head = b.toString(start, Math.max(0, eol - start), StandardCharsets.ISO_8859_1);
+    if (head.equals("EN")) {
+      return new HomeValue(null, "0", -1, false);
+    }
+    if (!head.startsWith("VA ")) {
+      return new HomeValue(null, "0", -1, true);
+    }
+    String[] t = head.split(" ");
+    int len = Integer.parseInt(t[1]);
+    String flags = "0";
+    long ttl = -1;
+    for (int i = 2; i < t.length; i++) {
+      if (t[i].startsWith("f")) {
+        flags = t[i].substring(1);
+      } else if (t[i].startsWith("t")) {
+        ttl = Long.parseLong(t[i].substring(1));
+      }
+    }
+    return new HomeValue(b.retainedSlice(eol + 2, len), flags, ttl, false);
+  }
+
+  private static boolean startsWith(ByteBuf b, String prefix) {
+    if (b.readableBytes() < prefix.length()) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length(); i++) {
+      if (b.getByte(b.readerIndex() + i) != prefix.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** One request on the replication thread's connection to {@code backend}; {@code then} gets null on failure. */
+  private void send(int backend, ReplyFormat format, String line, ByteBuf data, Consumer<BackendReply> then) {
+    ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length() + (data == null ? 0 : data.readableBytes() + 2));
+    wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+    if (data != null) {
+      wire.writeBytes(data, data.readerIndex(), data.readableBytes()).writeByte('\r').writeByte('\n');
+      data.release();
+    }
+    pool.backend(backend).send(new BackendCall(format, wire, new BackendCall.Callback() {
+      @Override
+      public void onReply(BackendReply reply) {
+        then.accept(reply);
+      }
+
+      @Override
+      public void onFailure(String failure) {
+        then.accept(null);
+      }
+    }), 0);
+  }
+
+  /** {@code stats lb} lines (also part of plain {@code stats} and the Prometheus page). */
+  Map<String, String> statsLines() {
+    Map<String, String> m = new LinkedHashMap<>();
+    Balancer.EpochReport<String> r = last;
+    m.put("lb:epoch", String.valueOf(r == null ? 0 : r.epoch()));
+    m.put("lb:phases", String.join(",", balancer.phases().stream().map(Phase::name).sorted().toList()));
+    m.put("lb:p1_triggers", String.valueOf(balancer.triggerCount(Phase.KEY_REPLICATION)));
+    m.put("lb:replicated_keys", String.valueOf(balancer.directory().size()));
+    m.put("lb:sample_rate", String.format(Locale.ROOT, "%.5f", r == null ? config.sampleRate() : r.sampleRate()));
+    m.put("lb:max_over_mean", String.format(Locale.ROOT, "%.3f", r == null ? 0.0 : r.maxOverMean()));
+    m.put("lb:hot_keys", String.valueOf(r == null ? 0 : r.hotspots().size()));
+    m.put("lb:shadow_reads", String.valueOf(shadowReads.sum()));
+    m.put("lb:shadow_fallbacks", String.valueOf(shadowFallbacks.sum()));
+    m.put("lb:versioned_writes", String.valueOf(versionedWrites.sum()));
+    m.put("lb:shadow_update_failures", String.valueOf(shadowUpdateFailures.sum()));
+    m.put("lb:copies", String.valueOf(copies.sum()));
+    m.put("lb:copies_dropped", String.valueOf(copiesDropped.sum()));
+    m.put("lb:copies_deferred", String.valueOf(copiesDeferred.sum()));
+    m.put("lb:touches", String.valueOf(touches.sum()));
+    m.put("lb:touch_misses", String.valueOf(touchMisses.sum()));
+    if (availability != null) {
+      m.putAll(availability.statsLines());
+    }
+    if (r != null) {
+      for (BackendLoad l : r.loads()) {
+        String p = "lb:backend:" + l.backend() + ":";
+        m.put(p + "ops", String.format(Locale.ROOT, "%.1f", l.opsPerSecond()));
+        m.put(p + "write_ops", String.format(Locale.ROOT, "%.1f", l.writeOpsPerSecond()));
+        m.put(p + "utilization", String.format(Locale.ROOT, "%.3f", l.utilization()));
+        m.put(p + "latency_us", String.format(Locale.ROOT, "%.1f",
+            l.meanLatencyNanos() < 0 ? -1.0 : l.meanLatencyNanos() / 1000));
+      }
+    }
+    return m;
+  }
+
+  @Override
+  public void close() {
+    ticker.cancel(false);
+    loop.submit(pool::close).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+  }
+}
