@@ -10,11 +10,17 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 
 /** Writes path keys into a table {@code (path text PRIMARY KEY, depth int)} with bounded concurrency. */
-final class NamespaceLoader {
+public final class NamespaceLoader {
     private NamespaceLoader() {
     }
 
-    static void load(CqlSession session, String table, List<String> paths) throws InterruptedException {
+    public static void load(CqlSession session, String table, List<String> paths) throws InterruptedException {
+        load(session, table, paths, () -> { });
+    }
+
+    /** As {@link #load(CqlSession, String, List)}, calling {@code onWritten} after each row is written (from driver threads). */
+    public static void load(CqlSession session, String table, List<String> paths, Runnable onWritten)
+            throws InterruptedException {
         PreparedStatement insert = session.prepare("INSERT INTO " + table + " (path, depth) VALUES (?, ?)");
         Semaphore inFlight = new Semaphore(128);
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -37,6 +43,9 @@ final class NamespaceLoader {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     }
+                }
+                if (e == null) {
+                    onWritten.run();
                 }
                 inFlight.release();
             });
