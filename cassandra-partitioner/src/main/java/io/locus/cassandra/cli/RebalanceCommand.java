@@ -42,7 +42,8 @@ import io.locus.cassandra.drop.Vnode;
 /**
  * {@code locus-drop rebalance}: reads a live cluster's ring and the keys of each primary range of one table, and
  * prints the moves that HDLB proposes. With one token per node these are {@code nodetool move} commands (neighbour
- * boundary shifts); with vnodes, a new assignment of ranges to nodes.
+ * boundary shifts), which {@code --execute} applies through JMX ({@link MoveExecutor}) and then reads the ring again;
+ * with vnodes, a new assignment of ranges to nodes (printed only: Cassandra cannot move single vnodes).
  */
 @Command(name = "rebalance", mixinStandardHelpOptions = true,
         description = "Compute HDLB moves for a live DROP cluster from the keys of one table (read through the driver).")
@@ -323,6 +324,7 @@ final class RebalanceCommand implements Callable<Integer> {
                     : "move vnode " + m.get("vnode") + " from " + m.get("from") + " to " + m.get("to")));
         } else {
             summarize(w, after, "after the moves: ");
+            w.println("# the rows a node gave away stay on its disk until `nodetool cleanup`: run it on every node");
         }
         w.flush();
     }
