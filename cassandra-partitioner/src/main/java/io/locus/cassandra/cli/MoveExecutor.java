@@ -219,12 +219,11 @@ final class MoveExecutor implements AutoCloseable {
             }).get(CONNECT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             connectors.put(node, c);
             return c.getMBeanServerConnection();
-        } catch (SecurityException e) {
-            throw new MoveFailure(unreachable(node, hostPort, "it asks for credentials (" + e.getMessage()
-                    + "); --execute supports JMX without authentication only"), e);
         } catch (ExecutionException e) {
             Throwable c = e.getCause() instanceof MoveCallException mc ? mc.getCause() : e.getCause();
-            throw new MoveFailure(unreachable(node, hostPort, rootMessage(c)), c);
+            String why = c instanceof SecurityException ? "it asks for credentials (" + c.getMessage()
+                    + "); --execute supports JMX without authentication only" : rootMessage(c);
+            throw new MoveFailure(unreachable(node, hostPort, why), c);
         } catch (TimeoutException e) {
             throw new MoveFailure(unreachable(node, hostPort, "no answer within " + CONNECT_TIMEOUT.toSeconds() + " s"), e);
         } catch (IOException e) {
