@@ -237,6 +237,26 @@ class DropPartitionerIT {
         assertTrue(json.contains("\"moves\":[]"), "one node is always balanced: " + json);
     }
 
+    @Test
+    @Order(9)
+    void rebalanceExecute_refusesANodeWithSeveralTokens_beforeReadingAnyKey() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        int exit;
+        try {
+            exit = io.locus.cassandra.cli.DropCommand.run("rebalance", "--contact",
+                    node.contactPoint().getHostString() + ":" + node.contactPoint().getPort(),
+                    "--keyspace", KS, "--table", "inodes", "--execute");
+        } finally {
+            System.setErr(saved);
+        }
+        String msg = err.toString(StandardCharsets.UTF_8);
+        assertEquals(2, exit, msg);
+        assertTrue(msg.contains("--execute needs num_tokens: 1 on every node, but node "
+                + node.contactPoint().getAddress().getHostAddress() + " has 16 tokens"), msg);
+    }
+
     private static byte[] bytes(ByteBuffer b) {
         byte[] out = new byte[b.remaining()];
         b.duplicate().get(out);

@@ -10,14 +10,14 @@ import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.locus.cassandra.driver.DropDriver;
 
 /** Driver sessions for the ITs, built with {@link DropDriver#sessionBuilder()}. */
-final class DropSessions {
+public final class DropSessions {
     /** SimpleSnitch's data center, which the fixture's nodes use. */
-    static final String DATACENTER = "datacenter1";
+    public static final String DATACENTER = "datacenter1";
 
     private DropSessions() {
     }
 
-    static CqlSession open(InetSocketAddress contactPoint) {
+    public static CqlSession open(InetSocketAddress contactPoint) {
         // Schema changes on a loaded 2-core host take seconds; the 2 s default timeout only adds flakiness.
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))

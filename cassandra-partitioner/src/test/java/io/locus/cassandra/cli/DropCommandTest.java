@@ -62,5 +62,9 @@ class DropCommandTest {
         run(2, "plan", "--keys", keys.toString(), "--nodes", "0");
         run(1, "plan", "--keys", "target/does-not-exist.txt", "--nodes", "2");
         run(2, "frobnicate");
+        // --execute's options are checked before any connection is made (no cluster listens here).
+        run(2, "rebalance", "--contact", "127.0.0.1:1", "--keyspace", "fs", "--table", "t", "--execute", "--jmx", "127.0.0.2");
+        run(2, "rebalance", "--contact", "127.0.0.1:1", "--keyspace", "fs", "--table", "t", "--execute", "--jmx-port", "0");
+        run(2, "rebalance", "--contact", "127.0.0.1:1", "--keyspace", "fs", "--table", "t", "--jmx", "127.0.0.2=7200");
     }
 }
