@@ -255,7 +255,8 @@ public final class BalanceBench implements Callable<Integer> {
                     .append(i).append("\"\n");
         }
         // One I/O thread and one connection per backend: every connection costs the shim three threads.
-        y.append("local.mode: \"off\"\nbackend.timeout: 10s\nio_threads: 1\nbackend:\n  conns: 1\n");
+        // mode pass_through: like twemproxy, no cache and no deadline scheduler in the path; only the balancer differs.
+        y.append("mode: pass_through\nlocal.mode: \"off\"\nbackend.timeout: 10s\nio_threads: 1\nbackend:\n  conns: 1\n");
         y.append("lb:\n  capacity: ").append((long) (1e9 / Emulation.CAPACITY.meanServiceNanos()))
                 .append("\n  enabled: true\n  phases: ").append(row.equals("off") ? "none" : "p1").append('\n');
         Map<String, String> extra = new LinkedHashMap<>(Map.of("epoch", "500ms"));
@@ -268,7 +269,7 @@ public final class BalanceBench implements Callable<Integer> {
             extra.putAll(lbExtra);
         }
         extra.forEach((k, v) -> y.append("  ").append(k).append(": ").append(v).append('\n'));
-        try (LocusProxy proxy = LocusProxy.start("balance-" + row, jar, y.toString(), port, hosts)) {
+        try (LocusProxy proxy = LocusProxy.start("balance-" + row, jar, y.toString(), port, hosts, List.of())) {
             return measure(workload, row, row.equals("off") ? "Locus, balancer observing only (lb.phases none)"
                     : "Locus, Phase 1 hot-key replication", tag, keys, settings, servers, proxy.address(), proxy);
         }
