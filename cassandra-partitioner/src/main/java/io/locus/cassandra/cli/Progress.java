@@ -6,6 +6,14 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 
 /** Progress bars on stderr (stdout stays clean for --json and for piping). */
 final class Progress {
+    static {
+        // jline's JNI terminal provider (used by the bar for the terminal width) extracts libjlinenative.so into
+        // java.io.tmpdir and can leave it there; without it jline asks stty, which leaves nothing behind.
+        if (System.getProperty("org.jline.terminal.jni") == null) {
+            System.setProperty("org.jline.terminal.jni", "false");
+        }
+    }
+
     private Progress() {
     }
 
