@@ -2,6 +2,8 @@ package io.locus.cassandra;
 
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,11 +20,23 @@ final class NamespaceLoader {
         PreparedStatement insert = session.prepare("INSERT INTO " + table + " (path, depth) VALUES (?, ?)");
         Semaphore inFlight = new Semaphore(128);
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        // Retries block, and the driver fails any blocking call made on its own I/O threads ("Detected a synchronous
+        // API call on a driver thread"), so completions are handled on this pool instead.
+        ExecutorService callbacks = Executors.newFixedThreadPool(4);
+        try {
+            load(session, insert, paths, inFlight, failure, callbacks);
+        } finally {
+            callbacks.shutdown();
+        }
+    }
+
+    private static void load(CqlSession session, PreparedStatement insert, List<String> paths, Semaphore inFlight,
+                             AtomicReference<Throwable> failure, ExecutorService callbacks) throws InterruptedException {
         for (String p : paths) {
             inFlight.acquire();
             var stmt = insert.bind(p, (int) p.chars().filter(c -> c == '/').count()).setIdempotent(true);
             CompletionStage<?> f = session.executeAsync(stmt);
-            f.whenComplete((r, e) -> {
+            f.whenCompleteAsync((r, e) -> {
                 if (e != null) {
                     // A loaded 2-core host can miss the node's 2 s write timeout; the insert is idempotent: retry.
                     for (int attempt = 0; attempt < 5; attempt++) {
@@ -39,7 +53,7 @@ final class NamespaceLoader {
                     }
                 }
                 inFlight.release();
-            });
+            }, callbacks);
             if (failure.get() != null) {
                 break;
             }
