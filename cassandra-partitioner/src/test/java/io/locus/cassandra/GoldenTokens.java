@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.locus.cassandra.drop.PathEncoder;
+import io.locus.cassandra.drop.TokenLayout;
 import io.locus.cassandra.drop.TokenMath;
 
 /**
@@ -21,6 +22,8 @@ import io.locus.cassandra.drop.TokenMath;
 public final class GoldenTokens {
     /** Classpath resource of the vectors. */
     public static final String RESOURCE = "/golden-tokens.tsv";
+    /** Header line naming the mapping version ({@link TokenLayout#FORMAT_VERSION}) the vectors were written with. */
+    static final String FORMAT_LINE_PREFIX = "# token-format: ";
 
     private GoldenTokens() {
     }
@@ -66,10 +69,16 @@ public final class GoldenTokens {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Writes the vectors to the path given as the only argument. Run once; review every diff of the file. */
+    /**
+     * Writes the vectors to the path given as the only argument. Run once per token format; review every diff of the
+     * file. From the repository root, after {@code mvn -pl cassandra-partitioner -am test-compile}:
+     * {@code java -cp cassandra-partitioner/target/test-classes:cassandra-partitioner/target/classes
+     * io.locus.cassandra.GoldenTokens cassandra-partitioner/src/test/resources/golden-tokens.tsv}
+     */
     public static void main(String[] args) throws IOException {
         List<String> lines = new ArrayList<>();
         lines.add("# DROP golden token vectors (mode H, 48-byte tokens). key hex\ttoken hex\tdescription. Never edit silently.");
+        lines.add(FORMAT_LINE_PREFIX + TokenLayout.FORMAT_VERSION);
         for (Map.Entry<String, byte[]> e : keys().entrySet()) {
             lines.add(HexFormat.of().formatHex(e.getValue()) + "\t" + TokenMath.toHex(PathEncoder.encode(e.getValue()))
                     + "\t" + e.getKey());

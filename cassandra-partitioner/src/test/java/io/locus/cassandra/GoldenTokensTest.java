@@ -9,6 +9,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.locus.cassandra.drop.TokenLayout;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
@@ -16,11 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 class GoldenTokensTest {
     @Test
     void everyGoldenKey_getsExactlyTheCommittedToken() throws IOException {
-        List<String> lines;
-        try (InputStream in = getClass().getResourceAsStream(GoldenTokens.RESOURCE)) {
-            assertNotNull(in, "missing " + GoldenTokens.RESOURCE);
-            lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.startsWith("#")).toList();
-        }
+        List<String> all = goldenLines();
+        List<String> lines = all.stream().filter(l -> !l.startsWith("#")).toList();
         assertEquals(GoldenTokens.keys().size(), lines.size(), "vector count");
         for (String line : lines) {
             String[] f = line.split("\t", 3);
@@ -28,6 +27,20 @@ class GoldenTokensTest {
             String actual = DropPartitioner.instance.getTokenFactory()
                     .toString(DropPartitioner.instance.getToken(ByteBuffer.wrap(key)));
             assertEquals(f[1], actual, "token of golden key '" + f[2] + "' (" + f[0] + ")");
+        }
+    }
+
+    @Test
+    void goldenFileHeader_namesTheCurrentTokenFormat() throws IOException {
+        List<String> format = goldenLines().stream().filter(l -> l.startsWith(GoldenTokens.FORMAT_LINE_PREFIX)).toList();
+        assertEquals(List.of(GoldenTokens.FORMAT_LINE_PREFIX + TokenLayout.FORMAT_VERSION), format,
+                "token-format line of " + GoldenTokens.RESOURCE + " (a new format needs new vectors: see GoldenTokens.main)");
+    }
+
+    private List<String> goldenLines() throws IOException {
+        try (InputStream in = getClass().getResourceAsStream(GoldenTokens.RESOURCE)) {
+            assertNotNull(in, "missing " + GoldenTokens.RESOURCE);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         }
     }
 }

@@ -88,16 +88,22 @@ public class TokenBenchmark {
     @Setup
     public void setUp() {
         partitioner = impl.partitioner;
+        buffers = buffers(keys);
+    }
+
+    /** The 4,096 key buffers of a key set (also used by {@link TokenCostInterleaved}). */
+    static ByteBuffer[] buffers(Keys keys) {
         List<String> source = switch (keys) {
             case SHORT -> shortKeys();
             case TYPICAL -> typicalKeys();
             case DEEP -> deepKeys();
             case NON_PATH -> nonPathKeys();
         };
-        buffers = new ByteBuffer[SIZE];
+        ByteBuffer[] b = new ByteBuffer[SIZE];
         for (int i = 0; i < SIZE; i++) {
-            buffers[i] = ByteBuffer.wrap(source.get(i % source.size()).getBytes(StandardCharsets.UTF_8));
+            b[i] = ByteBuffer.wrap(source.get(i % source.size()).getBytes(StandardCharsets.UTF_8));
         }
+        return b;
     }
 
     @Benchmark

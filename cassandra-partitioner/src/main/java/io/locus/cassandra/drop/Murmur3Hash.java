@@ -5,17 +5,19 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * MurmurHash3 x64_128 (Austin Appleby's public-domain algorithm) over a byte-array slice.
+ * MurmurHash3 (Austin Appleby's public-domain algorithms) over a byte-array slice: x64_128 and x86_32.
  *
- * <p>This is the standard variant: tail bytes are read unsigned, so results equal Guava's
- * {@code Hashing.murmur3_128(seed)}. It is <em>not</em> Cassandra's {@code MurmurHash.hash3_x64_128}, which
- * sign-extends tail bytes for backward compatibility. The token layout of {@link PathEncoder} depends on every bit of
- * this function: it must never change.
+ * <p>These are the standard variants: tail bytes are read unsigned, so results equal Guava's
+ * {@code Hashing.murmur3_128(seed)} and {@code Hashing.murmur3_32_fixed(seed)}. They are <em>not</em> Cassandra's
+ * {@code MurmurHash.hash3_x64_128}, which sign-extends tail bytes for backward compatibility. The token layout of
+ * {@link PathEncoder} depends on every bit of both functions: they must never change.
  *
  * <p>Stateless and thread-safe; no allocation.
  */
 public final class Murmur3Hash {
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
 
@@ -24,59 +26,16 @@ public final class Murmur3Hash {
 
     /** The first 64-bit half (h1) of murmur3_x64_128 over {@code data[offset, offset+length)}. */
     public static long hash128First(byte[] data, int offset, int length, int seed) {
-        return hash(data, offset, length, seed, null);
+        return hash128(data, offset, length, seed, null, 0);
     }
 
     /**
-     * Both halves of murmur3_x64_128 over {@code data[offset, offset+length)}.
+     * murmur3_x64_128 over {@code data[offset, offset+length)}. If {@code out} is not null, h1 and then h2 are
+     * written big-endian to {@code out[outOffset, outOffset+16)}.
      *
-     * @param out receives h1 at index 0 and h2 at index 1
+     * @return h1
      */
-    public static void hash128(byte[] data, int offset, int length, int seed, long[] out) {
-        hash(data, offset, length, seed, out);
-    }
-
-    /** The low 32 bits of h1 as an unsigned value (0..2^32-1); equals Guava's {@code HashCode.asInt()}. */
-    public static long low32(byte[] data, int offset, int length, int seed) {
-        if (length < 16) {
-            return shortH1(data, offset, length, seed) & 0xFFFF_FFFFL;
-        }
-        return hash(data, offset, length, seed, null) & 0xFFFF_FFFFL;
-    }
-
-    /**
-     * h1 for inputs shorter than one 16-byte block (most path components): no block loop, so the JIT can inline it
-     * into the encoder's per-component loop.
-     */
-    private static long shortH1(byte[] data, int p, int length, int seed) {
-        long h1 = seed;
-        long h2 = seed;
-        long k1 = 0;
-        if (length >= 8) {
-            k1 = (long) LONG_LE.get(data, p);
-            if (length > 8) {
-                long k2 = 0;
-                for (int i = length - 1; i >= 8; i--) {
-                    k2 = (k2 << 8) | (data[p + i] & 0xFFL);
-                }
-                h2 ^= mixK2(k2);
-            }
-        } else {
-            for (int i = length - 1; i >= 0; i--) {
-                k1 = (k1 << 8) | (data[p + i] & 0xFFL);
-            }
-        }
-        if (length > 0) {
-            h1 ^= mixK1(k1);
-        }
-        h1 ^= length;
-        h2 ^= length;
-        h1 += h2;
-        h2 += h1;
-        return fmix64(h1) + fmix64(h2);
-    }
-
-    private static long hash(byte[] data, int offset, int length, int seed, long[] out) {
+    public static long hash128(byte[] data, int offset, int length, int seed, byte[] out, int outOffset) {
         long h1 = seed;
         long h2 = seed;
         int blocks = length >>> 4;
@@ -97,7 +56,6 @@ public final class Murmur3Hash {
         if (rest > 0) {
             long k1 = 0;
             if (rest >= 8) {
-                // Path components are mostly 8-15 bytes: one 8-byte read instead of eight single-byte ones.
                 k1 = (long) LONG_LE.get(data, p);
                 if (rest > 8) {
                     long k2 = 0;
@@ -122,10 +80,64 @@ public final class Murmur3Hash {
         h1 += h2;
         if (out != null) {
             h2 += h1;
-            out[0] = h1;
-            out[1] = h2;
+            LONG_BE.set(out, outOffset, h1);
+            LONG_BE.set(out, outOffset + 8, h2);
         }
         return h1;
+    }
+
+    /**
+     * MurmurHash3 x86_32 over {@code data[offset, offset+length)}, equal to Guava's
+     * {@code Hashing.murmur3_32_fixed(seed).hashBytes(data, offset, length).asInt()}. For the 4-16 byte names that
+     * make up paths it does a fraction of x64_128's work: one 32-bit multiply chain per 4 bytes, one 32-bit
+     * finalisation (x64_128 always runs two 64-bit finalisations and the h1/h2 cross mixing).
+     */
+    public static int hash32(byte[] data, int offset, int length, int seed) {
+        int h = seed;
+        int p = offset;
+        int blockEnd = offset + (length & ~3);
+        for (; p < blockEnd; p += 4) {
+            h = round32(h, (int) INT_LE.get(data, p));
+        }
+        int k = 0;
+        switch (length & 3) {
+            case 3:
+                k ^= (data[p + 2] & 0xFF) << 16;
+                // fall through
+            case 2:
+                k ^= (data[p + 1] & 0xFF) << 8;
+                // fall through
+            case 1:
+                k ^= data[p] & 0xFF;
+                h ^= mix32(k);
+                break;
+            default:
+                break;
+        }
+        return fmix32(h ^ length);
+    }
+
+    /** x86_32: one full 4-byte block {@code k} (little-endian) into the state {@code h}. */
+    static int round32(int h, int k) {
+        h ^= mix32(k);
+        h = Integer.rotateLeft(h, 13);
+        return h * 5 + 0xe6546b64;
+    }
+
+    /** x86_32: the block/tail mixing of {@code k} (a tail of 1-3 bytes is xor-ed in as {@code h ^= mix32(k)}). */
+    static int mix32(int k) {
+        k *= 0xcc9e2d51;
+        k = Integer.rotateLeft(k, 15);
+        return k * 0x1b873593;
+    }
+
+    /** x86_32's finalisation; the caller has xor-ed the length into {@code h}. */
+    static int fmix32(int h) {
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        return h ^ (h >>> 16);
     }
 
     private static long mixK1(long k1) {

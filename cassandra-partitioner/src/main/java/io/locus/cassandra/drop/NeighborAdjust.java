@@ -31,7 +31,9 @@ public final class NeighborAdjust {
 
     /**
      * Up to {@code maxMoves} successive moves, each applied to the model before the next is computed, stopping when
-     * no node is above {@code capacityTolerance} × the mean.
+     * no node is above {@code capacityTolerance} × the mean. Each round moves the heaviest node that can shed keys:
+     * when the heaviest one cannot (its lighter neighbour is across the wrap point and the other is as heavy), the
+     * next node above the tolerance gets the move, which makes room for the heaviest one in a later round.
      *
      * @param ring the ranges in ring order (index i+1 follows i; the last wraps to the first), at least two
      */
@@ -43,44 +45,57 @@ public final class NeighborAdjust {
         List<Move> moves = new ArrayList<>();
         for (int round = 0; round < maxMoves; round++) {
             long total = r.stream().mapToLong(n -> n.keys().weight()).sum();
-            double mean = (double) total / r.size();
-            int heavy = 0;
-            for (int i = 1; i < r.size(); i++) {
-                if (r.get(i).keys().weight() > r.get(heavy).keys().weight()) {
-                    heavy = i;
+            double cap = capacityTolerance * total / r.size();
+            List<Integer> overloaded = new ArrayList<>();
+            for (int i = 0; i < r.size(); i++) {
+                if (r.get(i).keys().weight() > cap) {
+                    overloaded.add(i);
                 }
             }
-            if (r.get(heavy).keys().weight() <= capacityTolerance * mean) {
-                break;
-            }
-            int prev = (heavy - 1 + r.size()) % r.size();
-            int next = (heavy + 1) % r.size();
-            long h = r.get(heavy).keys().weight();
-            // NBRADJUST with the lighter usable neighbour: both end at about half of their sum.
-            boolean prevLighter = r.get(prev).keys().weight() <= r.get(next).keys().weight();
-            int[] lefts = prevLighter ? new int[]{prev, heavy} : new int[]{heavy, prev};
-            int nbrLeft = -1;
-            for (int left : lefts) {
-                if ((left + 1) % r.size() != 0) {
-                    nbrLeft = left;
+            // Heaviest first; ties in ring order, so the result stays deterministic.
+            overloaded.sort((x, y) -> Long.compare(r.get(y).keys().weight(), r.get(x).keys().weight()));
+            Move m = null;
+            for (int heavy : overloaded) {
+                List<NodeRange> trial = new ArrayList<>(r);
+                m = shed(trial, heavy, snapTolerance, cap);
+                if (m != null && m.keysMoved() != 0) {
+                    r.clear();
+                    r.addAll(trial);
                     break;
                 }
+                m = null;
             }
-            double nbrMax = nbrLeft < 0 ? Double.MAX_VALUE
-                    : (r.get(nbrLeft).keys().weight() + r.get((nbrLeft + 1) % r.size()).keys().weight()) / 2.0;
-            // REORDER: the lightest node hands its range to its successor and takes half of the heavy range.
-            int light = lightestMovable(r, heavy);
-            double reorderMax = light < 0 ? Double.MAX_VALUE
-                    : Math.max(h / 2.0, r.get(light).keys().weight() + r.get(light + 1).keys().weight());
-            double cap = capacityTolerance * mean;
-            Move m = reorderMax < nbrMax ? reorder(r, light, heavy, snapTolerance, cap)
-                    : nbrLeft < 0 ? null : adjust(r, nbrLeft, (nbrLeft + 1) % r.size(), snapTolerance, cap);
-            if (m == null || m.keysMoved() == 0) {
+            if (m == null) {
                 break;
             }
             moves.add(m);
         }
         return moves;
+    }
+
+    /** One move that sheds keys of node {@code heavy}, applied to {@code r}; null if there is none. */
+    private static Move shed(List<NodeRange> r, int heavy, double snapTolerance, double cap) {
+        int prev = (heavy - 1 + r.size()) % r.size();
+        int next = (heavy + 1) % r.size();
+        long h = r.get(heavy).keys().weight();
+        // NBRADJUST with the lighter usable neighbour: both end at about half of their sum.
+        boolean prevLighter = r.get(prev).keys().weight() <= r.get(next).keys().weight();
+        int[] lefts = prevLighter ? new int[]{prev, heavy} : new int[]{heavy, prev};
+        int nbrLeft = -1;
+        for (int left : lefts) {
+            if ((left + 1) % r.size() != 0) {
+                nbrLeft = left;
+                break;
+            }
+        }
+        double nbrMax = nbrLeft < 0 ? Double.MAX_VALUE
+                : (r.get(nbrLeft).keys().weight() + r.get((nbrLeft + 1) % r.size()).keys().weight()) / 2.0;
+        // REORDER: the lightest node hands its range to its successor and takes half of the heavy range.
+        int light = lightestMovable(r, heavy);
+        double reorderMax = light < 0 ? Double.MAX_VALUE
+                : Math.max(h / 2.0, r.get(light).keys().weight() + r.get(light + 1).keys().weight());
+        return reorderMax < nbrMax ? reorder(r, light, heavy, snapTolerance, cap)
+                : nbrLeft < 0 ? null : adjust(r, nbrLeft, (nbrLeft + 1) % r.size(), snapTolerance, cap);
     }
 
     /** The lightest node other than {@code heavy} and its predecessor whose successor is not across the wrap. */

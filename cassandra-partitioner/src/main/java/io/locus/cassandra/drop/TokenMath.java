@@ -83,8 +83,9 @@ public final class TokenMath {
         if (!(ratioToLeft >= 0 && ratioToLeft <= 1)) {
             throw new IllegalArgumentException("ratioToLeft " + ratioToLeft + " (expected: within [0, 1])");
         }
-        BigDecimal w = new BigDecimal(width(left, right));
-        BigInteger step = w.multiply(BigDecimal.valueOf(ratioToLeft), MathContext.DECIMAL128).toBigInteger();
+        // Exact product (no MathContext): a 384-bit width has 116 decimal digits, and any rounding can push the
+        // result of ratio 1.0 past the right end (Cassandra's Splitter ends its last part there).
+        BigInteger step = new BigDecimal(width(left, right)).multiply(new BigDecimal(ratioToLeft)).toBigInteger();
         return fromBigInteger(toBigInteger(left).add(step));
     }
 

@@ -158,4 +158,40 @@ class PathEncoderTest {
         assertArrayEquals(t, PathEncoder.encode(slice));
         assertEquals(0, slice.position(), "encode must not move the buffer");
     }
+
+    @Test
+    void directBuffers_ofShrinkingAndGrowingLength_giveTheArrayToken_despiteTheReusedScratchArray() {
+        // The scratch array keeps the bytes of the previous, longer key: a short key must not see them.
+        for (String k : List.of("/usr/share/doc/bash/copyright/and/some/more/levels", "/a", "/usr/bin/ls", "x",
+                "/" + "n".repeat(5000), "/tmp/", "/d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17/d18/d19/d20/d21//./d22/f")) {
+            byte[] b = k.getBytes(StandardCharsets.UTF_8);
+            ByteBuffer direct = ByteBuffer.allocateDirect(b.length + 4);
+            direct.put(new byte[]{'/', 'z', '/', 'z'}).put(b).flip().position(4);
+            assertArrayEquals(ReferenceEncoder.encode(k), PathEncoder.encode(direct), k);
+            assertEquals(4, direct.position(), "encode must not move the buffer");
+        }
+    }
+
+    @Test
+    void encode_randomKeysInsideLargerArrays_equalsReferenceImplementation_fuzzed() {
+        // The encoder reads 8 bytes at a time and may read past the key inside the array: bytes around the key
+        // (often '/') must never change its token. Lengths cover every 8-byte alignment of every component end.
+        Random random = new Random(8);
+        String[] alphabet = {"/", "/", "/", ".", "a", "b", "c", "é", "名"};
+        for (int i = 0; i < 30_000; i++) {
+            StringBuilder b = new StringBuilder(random.nextInt(4) == 0 ? "" : "/");
+            int len = random.nextInt(i < 15_000 ? 24 : 120);
+            for (int j = 0; j < len; j++) {
+                b.append(alphabet[random.nextInt(alphabet.length)]);
+            }
+            String k = b.toString();
+            byte[] key = k.getBytes(StandardCharsets.UTF_8);
+            byte[] padded = new byte[key.length + random.nextInt(12) + random.nextInt(12)];
+            Arrays.fill(padded, random.nextBoolean() ? (byte) '/' : (byte) 'x');
+            int off = random.nextInt(padded.length - key.length + 1);
+            System.arraycopy(key, 0, padded, off, key.length);
+            assertArrayEquals(ReferenceEncoder.encode(k), PathEncoder.encode(padded, off, key.length),
+                    "seed 8, case " + i + ", key \"" + k + "\" at offset " + off + " of " + padded.length);
+        }
+    }
 }

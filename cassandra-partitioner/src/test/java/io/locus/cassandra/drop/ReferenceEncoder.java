@@ -9,8 +9,9 @@ import com.google.common.hash.HashCode;
 import com.google.common.hash.Hashing;
 
 /**
- * A second, deliberately naive implementation of the mode-H pseudo-code of drop-virtcache.md A.3.3, written from the
- * spec with Guava's murmur3_128 and String operations. Tests compare {@link PathEncoder} against it.
+ * A second, deliberately naive implementation of the mode-H pseudo-code of drop-virtcache.md A.3.3 (token format 2:
+ * names hashed with murmur3_x86_32), written from the spec with Guava's murmur3_32_fixed (names), murmur3_128
+ * (non-path keys) and String operations. Tests compare {@link PathEncoder} against it.
  */
 final class ReferenceEncoder {
     private ReferenceEncoder() {
@@ -56,8 +57,9 @@ final class ReferenceEncoder {
         return t;
     }
 
+    /** H32 of token format 2: murmur3_x86_32 (Guava's fixed implementation), seed "DROP". */
     private static long h32(String s) {
-        return Hashing.murmur3_128(0x44524F50).hashBytes(s.getBytes(StandardCharsets.UTF_8)).asInt() & 0xFFFF_FFFFL;
+        return Hashing.murmur3_32_fixed(0x44524F50).hashBytes(s.getBytes(StandardCharsets.UTF_8)).asInt() & 0xFFFF_FFFFL;
     }
 
     private static long code32(String s) {

@@ -46,8 +46,27 @@ class TokenMathTest {
         byte[] a = random();
         byte[] b = random();
         assertArrayEquals(a, TokenMath.split(a, b, 0));
+        assertArrayEquals(b, TokenMath.split(a, b, 1));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TokenMath.split(a, b, 1.5));
         assertEquals("ratioToLeft 1.5 (expected: within [0, 1])", e.getMessage());
+    }
+
+    @Test
+    void split_isExactOver384Bits_soEveryPartEndsInsideItsRange_wrappingOrNot() {
+        // A 384-bit width has 116 decimal digits: rounding the product to fewer (DECIMAL128 has 34) put the end of
+        // Cassandra's last split part (ratio 1.0) past the range's right token.
+        for (int i = 0; i < 2000; i++) {
+            byte[] a = random();
+            byte[] b = random();
+            BigInteger width = TokenMath.width(a, b);
+            assertArrayEquals(b, TokenMath.split(a, b, 1.0), "ratio 1, range " + i);
+            double ratio = RANDOM.nextDouble();
+            BigInteger offset = TokenMath.toBigInteger(TokenMath.split(a, b, ratio)).subtract(TokenMath.toBigInteger(a))
+                    .mod(TokenMath.RING_SIZE);
+            assertTrue(offset.compareTo(width) <= 0, "split at " + ratio + " beyond the range, range " + i);
+            assertEquals(new java.math.BigDecimal(width).multiply(new java.math.BigDecimal(ratio)).toBigInteger(), offset,
+                    "split at " + ratio + ", range " + i);
+        }
     }
 
     @Test
