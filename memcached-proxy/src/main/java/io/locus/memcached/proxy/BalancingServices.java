@@ -538,6 +538,11 @@ final class BalancingServices implements AutoCloseable {
           || table.bucketOf(key.getBytes(StandardCharsets.ISO_8859_1)) != m.bucket()) {
         continue;
       }
+      long wait;
+      while ((wait = copyPaceNanos.get() - System.nanoTime()) > 0) {
+        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wait, 50_000_000L));
+      }
+      chargeCopy(key.length()); // the value's bytes are charged once read
       window.acquireUninterruptibly();
       loop.execute(() -> moveKey(m, key, window::release));
     }
@@ -552,6 +557,18 @@ final class BalancingServices implements AutoCloseable {
 
   private static final String RESERVED_PREFIX = "__dlp:";
   private final Object[] metadumpLocks;
+  /**
+   * {@code lb.copy_rate} for all copiers together: the time before which no further key may be dispatched. Each
+   * copied item pushes it forward by its size over the rate; the copiers wait for it, so the byte rate averaged over
+   * a migration stays at the configured rate.
+   */
+  private final java.util.concurrent.atomic.AtomicLong copyPaceNanos =
+      new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+
+  private void chargeCopy(long bytes) {
+    long cost = (long) (bytes * 1e9 / config.copyRateBytesPerSecond());
+    copyPaceNanos.updateAndGet(t -> Math.max(t, System.nanoTime()) + cost);
+  }
 
   /**
    * Replication thread: {@code mg} at the old owner, add-only {@code ms ... ME} at the new one (a newer write there
@@ -574,6 +591,7 @@ final class BalancingServices implements AutoCloseable {
         done.run();
         return;
       }
+      chargeCopy(v.data.readableBytes());
       String line = "ms " + b64 + " " + v.data.readableBytes() + " b F" + v.flags + " T" + Math.max(0, v.ttl)
           + " ME\r\n";
       send(m.target(), ReplyFormat.META, line, v.data, r -> {

@@ -52,8 +52,12 @@ class MigrationIT {
     }
   }
 
-  /** Phase 3 on, with a capacity no backend reaches here, so only this test's moves happen. */
-  static final String LB = "lb:\n  enabled: true\n  epoch: 100ms\n  capacity: 10000000\n  phases: p3\n";
+  /**
+   * Phase 3 on, with a capacity no backend reaches here, so only this test's moves happen; the copy throttled to
+   * 4 KiB/s so that the copies of the ~10 KiB moved run for seconds under the concurrent load.
+   */
+  static final String LB = "lb:\n  enabled: true\n  epoch: 100ms\n  capacity: 10000000\n  phases: p3\n"
+      + "  copy_rate: 4k\n";
 
   @Test
   void bucketsMoveUnderConcurrentReadersAndWriters_noMissNoStaleRead_memcachedStatsFollow() throws Exception {
@@ -122,6 +126,9 @@ class MigrationIT {
       }
       CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
       long copiedMillis = (System.nanoTime() - t0) / 1_000_000;
+      long movedBytes = movingKeys.stream().mapToLong(i -> keys[i].length() + 2).sum(); // values are >= 2 bytes
+      assertTrue(copiedMillis >= 1000 * movedBytes / 4096 / 2, "lb.copy_rate throttles the copy: " + movedBytes
+          + " bytes in " + copiedMillis + " ms");
       long deadline = System.nanoTime() + 10_000_000_000L;
       while (moves.stream().anyMatch(m -> services.balancer.migrationOf(m[0]) != null)
           && System.nanoTime() < deadline) {
