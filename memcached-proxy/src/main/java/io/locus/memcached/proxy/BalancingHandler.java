@@ -71,63 +71,67 @@ final class BalancingHandler implements RequestHandler {
 
   /**
    * Routes by each key's virtual bucket owner. While every bucket is owned by its ring home and none is migrating,
-   * that is the pass-through path (with Phase 1) unchanged; otherwise the moved path below. The request is counted
-   * in flight for its buckets before the owner is read and until it completes, so that a migration's copier waits for
-   * requests that chose the old owner before the migration began.
+   * that is the pass-through path (with Phase 1) unchanged; otherwise the moved path below. A request routed without
+   * a migration is counted in flight for its bucket from before the owner is read until it completes, so that the
+   * copier of a migration that begins meanwhile waits for it: it may have chosen the old owner.
    */
   private void byOwner(ProxyRequest pr, List<String> keys, ReplySink reply) {
     Command c = pr.request().command();
     boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
     VirtualBucketTable table = services.balancer.table();
     int[] buckets = new int[keys.size()];
+    boolean[] held = new boolean[keys.size()];
     boolean plain = true;
     for (int i = 0; i < buckets.length; i++) {
       int b = services.balancer.bucketOf(keys.get(i));
       buckets[i] = b;
       services.bucketInFlight.incrementAndGet(b);
       // Owner first, then the migration: the migration is registered before the owner changes.
-      plain &= table.owner(b) == table.home(b) && services.balancer.migrationOf(b) == null;
+      boolean owned = table.owner(b) == table.home(b);
+      held[i] = services.balancer.migrationOf(b) == null;
+      plain &= owned && held[i];
+      if (!held[i]) {
+        // Routed by the migration: a copier must not wait for it (its count would never drain under load).
+        services.bucketInFlight.decrementAndGet(b);
+      }
     }
-    if (plain) {
-      ReplySink counted = new ReplySink() {
-        @Override
-        public void complete(ByteBuf bytes) {
-          done();
-          reply.complete(bytes);
-        }
+    ReplySink counted = new ReplySink() {
+      @Override
+      public void complete(ByteBuf bytes) {
+        done();
+        reply.complete(bytes);
+      }
 
-        @Override
-        public void completeLine(String line) {
-          done();
-          reply.completeLine(line);
-        }
+      @Override
+      public void completeLine(String line) {
+        done();
+        reply.completeLine(line);
+      }
 
-        @Override
-        public void completeSilently() {
-          done();
-          reply.completeSilently();
-        }
+      @Override
+      public void completeSilently() {
+        done();
+        reply.completeSilently();
+      }
 
-        private void done() {
-          for (int b : buckets) {
-            services.bucketInFlight.decrementAndGet(b);
+      private void done() {
+        for (int i = 0; i < buckets.length; i++) {
+          if (held[i]) {
+            services.bucketInFlight.decrementAndGet(buckets[i]);
           }
         }
-      };
+      }
+    };
+    if (plain) {
       if (read) {
         read(pr, keys, counted);
       } else {
         write(pr, keys.get(0), counted);
       }
-      return;
-    }
-    for (int b : buckets) {
-      services.bucketInFlight.decrementAndGet(b);
-    }
-    if (read) {
-      movedRead(pr, keys, buckets, reply);
+    } else if (read) {
+      movedRead(pr, keys, buckets, counted);
     } else {
-      movedWrite(pr, keys.get(0), buckets[0], reply);
+      movedWrite(pr, keys.get(0), buckets[0], counted);
     }
   }
 
