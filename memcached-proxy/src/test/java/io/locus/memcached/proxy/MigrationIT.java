@@ -257,10 +257,142 @@ class MigrationIT {
   }
 
   static long[] stat(String name) {
-    long[] v = new long[backends.size()];
+    return stat(backends, name);
+  }
+
+  static long[] stat(MemcachedServers servers, String name) {
+    long[] v = new long[servers.size()];
     for (int b = 0; b < v.length; b++) {
-      v[b] = Long.parseLong(MemcachedText.stats(backends.get(b).address(), "", TIMEOUT).get(name));
+      v[b] = Long.parseLong(MemcachedText.stats(servers.get(b).address(), "", TIMEOUT).get(name));
     }
     return v;
+  }
+
+  /**
+   * The planner's own decision on real servers: 3 of 4 reads go to keys of backend 0, so it is the only server over
+   * {@code lb.capacity} (set to 0.6 of its load measured by an observing proxy first, since this machine's rate
+   * varies). Phase 3 moves some of its buckets away while the readers run; none of them misses, and afterwards every
+   * server holds exactly the keys of the buckets it owns.
+   */
+  @Test
+  void planner_movesBucketsOffTheOverloadedServer_withoutAMiss() throws Exception {
+    try (MemcachedServers servers = MemcachedServers.start(4, MemcachedConfig.DEFAULTS.withThreads(1),
+        DIR.resolve("planner"))) {
+      double load0;
+      try (BalanceIT.Proxy observer = BalanceIT.Proxy.start(servers,
+          "lb:\n  enabled: true\n  epoch: 250ms\n  capacity: 10000000\n  phases: none\n")) {
+        Skew skew = Skew.of(observer, 0);
+        skew.preload(observer);
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Future<String>> readers = skew.readers(observer, pool, stop, new AtomicLong());
+        Thread.sleep(1500);
+        Map<String, String> lb = BalanceIT.lb(observer);
+        stop.set(true);
+        for (Future<String> f : readers) {
+          assertEquals(null, f.get(30, TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+        load0 = Double.parseDouble(lb.get("lb:backend:0:ops"));
+        assertTrue(load0 > 0, lb.toString());
+      }
+      long capacity = Math.max(1, (long) (0.6 * load0));
+      try (BalanceIT.Proxy proxy = BalanceIT.Proxy.start(servers, "lb:\n  enabled: true\n  epoch: 100ms\n"
+          + "  capacity: " + capacity + "\n  phases: p3\n")) {
+        Skew skew = Skew.of(proxy, 0);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong reads = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Future<String>> readers = skew.readers(proxy, pool, stop, reads);
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        Map<String, String> lb = BalanceIT.lb(proxy);
+        while (System.nanoTime() < deadline && (lb.get("lb:buckets_moved").equals("0")
+            || !lb.get("lb:migrations_running").equals("0"))) {
+          Thread.sleep(100);
+          lb = BalanceIT.lb(proxy);
+        }
+        Thread.sleep(300);
+        stop.set(true);
+        List<String> violations = new ArrayList<>();
+        for (Future<String> f : readers) {
+          String v = f.get(30, TimeUnit.SECONDS);
+          if (v != null) {
+            violations.add(v);
+          }
+        }
+        pool.shutdown();
+        lb = BalanceIT.lb(proxy);
+        VirtualBucketTable table = proxy.server().balancing().balancer.table();
+        int[] expected = new int[4];
+        try (RawClient c = new RawClient(proxy.address())) {
+          for (int i = 0; i < skew.keys.length; i++) {
+            String got = BalanceIT.exchange(c, "get " + skew.keys[i] + "\r\n", "END\r\n");
+            assertEquals("VALUE " + skew.keys[i] + " 0 " + ("v" + i).length() + "\r\nv" + i + "\r\nEND\r\n", got);
+            expected[table.ownerOf(skew.keys[i].getBytes(StandardCharsets.ISO_8859_1))]++;
+          }
+        }
+        long[] items = stat(servers, "curr_items");
+        System.out.println("LOCUS-IT migration planner: backend 0 measured at " + load0 + " ops/s, lb.capacity "
+            + capacity + "; " + reads.get() + " reads, violations " + violations + "; curr_items "
+            + Arrays.toString(items) + "; " + lb);
+        assertEquals(List.of(), violations);
+        assertTrue(Integer.parseInt(lb.get("lb:buckets_moved")) > 0, "the planner moved buckets: " + lb);
+        assertEquals("0", lb.get("lb:migrations_running"), lb.toString());
+        assertTrue(Long.parseLong(lb.get("lb:p3_triggers")) > 0, lb.toString());
+        for (int b = 0; b < 4; b++) {
+          assertEquals(expected[b], items[b], "backend " + b + " holds exactly the keys of the buckets it owns");
+        }
+      }
+    }
+  }
+
+  /** 2,000 keys; 3 of 4 reads go to those whose ring home is {@code hot}. */
+  record Skew(String[] keys, int[] hotKeys) {
+    static Skew of(BalanceIT.Proxy proxy, int hot) {
+      VirtualBucketTable table = proxy.server().balancing().balancer.table();
+      String[] keys = new String[2000];
+      List<Integer> onHot = new ArrayList<>();
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = "p3:" + BalanceIT.key(i);
+        if (table.home(table.bucketOf(keys[i].getBytes(StandardCharsets.ISO_8859_1))) == hot) {
+          onHot.add(i);
+        }
+      }
+      return new Skew(keys, onHot.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    void preload(BalanceIT.Proxy proxy) throws Exception {
+      try (RawClient c = new RawClient(proxy.address())) {
+        for (int from = 0; from < keys.length; from += 100) {
+          StringBuilder sb = new StringBuilder();
+          for (int i = from; i < from + 100; i++) {
+            sb.append("set ").append(keys[i]).append(" 0 0 ").append(("v" + i).length()).append("\r\nv").append(i)
+                .append("\r\n");
+          }
+          assertEquals("STORED\r\n".repeat(100), c.exchange(sb.toString()), "preload");
+        }
+      }
+    }
+
+    List<Future<String>> readers(BalanceIT.Proxy proxy, ExecutorService pool, AtomicBoolean stop, AtomicLong reads) {
+      List<Future<String>> out = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        SplittableRandom random = new SplittableRandom(t);
+        out.add(pool.submit(() -> {
+          try (RawClient c = new RawClient(proxy.address())) {
+            while (!stop.get()) {
+              int i = random.nextInt(4) > 0 ? hotKeys[random.nextInt(hotKeys.length)] : random.nextInt(keys.length);
+              String got = BalanceIT.exchange(c, "get " + keys[i] + "\r\n", "END\r\n");
+              reads.incrementAndGet();
+              if (!got.equals("VALUE " + keys[i] + " 0 " + ("v" + i).length() + "\r\nv" + i + "\r\nEND\r\n")) {
+                return "read " + keys[i] + ": " + got.trim();
+              }
+            }
+          }
+          return null;
+        }));
+      }
+      return out;
+    }
   }
 }
