@@ -507,46 +507,67 @@ final class BalancingServices implements AutoCloseable {
 
   /**
    * Copier thread: waits until no request that chose the old owner before the migration began is in flight, then
-   * lists the old owner's keys ({@code lru_crawler metadump}) and moves those of the bucket, 256 at a time.
+   * lists the old owner's keys ({@code lru_crawler metadump}) and moves those of the bucket, 256 at a time, pass after
+   * pass until a pass finds none left.
+   *
+   * <p>Why passes: a metadump is no snapshot. memcached's crawler skips an item whose lock a worker holds at that
+   * instant and misses items the LRU maintainer moves behind it, so under load a single pass leaves keys at the old
+   * owner; once the migration is DONE nobody reads them there and they are lost. Why no give-up: finishing with keys
+   * unlisted (a metadump that keeps failing, a request that chose the old owner still in flight) loses or rolls back
+   * values, while a migration that stays COPYING only keeps reading the old owner as a fallback.
    */
   private void copyBucket(io.locus.memcached.balance.BucketMigration<String> m,
       java.util.concurrent.CompletableFuture<Void> done) {
-    long waitUntil = System.nanoTime() + 10_000_000_000L;
-    while (bucketInFlight.get(m.bucket()) > 0 && System.nanoTime() < waitUntil) {
+    long warnAt = System.nanoTime() + 10_000_000_000L;
+    while (bucketInFlight.get(m.bucket()) > 0) {
+      if (closed) {
+        return;
+      }
+      if (warnAt != 0 && System.nanoTime() > warnAt) {
+        LOG.warn("moving virtual bucket {}: requests routed to backend {} before the move still in flight after 10 s;"
+            + " the copy waits for them", m.bucket(), m.source());
+        warnAt = 0;
+      }
       java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
     }
     java.util.concurrent.Semaphore window = new java.util.concurrent.Semaphore(256);
     VirtualBucketTable table = balancer.table();
-    List<String> keys = null;
-    for (int attempt = 1; keys == null && attempt <= 10; attempt++) {
-      // memcached runs one crawler request at a time (BUSY otherwise): one metadump per source at once.
-      synchronized (metadumpLocks[m.source()]) {
-        try {
-          keys = AvailabilityReplication.metadump(addresses.get(m.source()));
-        } catch (java.io.IOException | RuntimeException e) {
-          // Keys left at the old owner are still read there until the migration is DONE, then they are misses.
-          LOG.warn("moving virtual bucket {}: metadump of backend {} (attempt {} of 10): {}", m.bucket(),
-              m.source(), attempt, e.toString());
-        }
-      }
+    int emptyPasses = 0;
+    for (int pass = 1; emptyPasses < 2; pass++) {
+      List<String> keys = metadumpUntilListed(m);
       if (keys == null) {
-        java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L);
+        return; // closed
+      }
+      int sent = 0;
+      for (String key : keys) {
+        if (key.startsWith(RESERVED_PREFIX)
+            || table.bucketOf(key.getBytes(StandardCharsets.ISO_8859_1)) != m.bucket()) {
+          continue;
+        }
+        long wait;
+        while ((wait = copyPaceNanos.get() - System.nanoTime()) > 0) {
+          java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wait, 50_000_000L));
+        }
+        chargeCopy(key.length()); // every listed key: the value's bytes are charged once read
+        if (!m.mayCopyForward(key)) {
+          continue; // written during the migration: that write deletes it at the old owner
+        }
+        window.acquireUninterruptibly();
+        sent++;
+        loop.execute(() -> moveKey(m, key, window::release));
+      }
+      window.acquireUninterruptibly(256);
+      window.release(256);
+      if (pass > 1 && sent > 0) {
+        LOG.info("moving virtual bucket {}: pass {} found {} keys still at backend {}", m.bucket(), pass, sent,
+            m.source());
+      }
+      // Two empty passes in a row: a key the crawler skipped once is unlikely to be skipped twice.
+      emptyPasses = sent == 0 ? emptyPasses + 1 : 0;
+      if (sent > 0 && pass >= 3) {
+        java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L); // e.g. the new owner refuses: do not spin
       }
     }
-    for (String key : keys == null ? List.<String>of() : keys) {
-      if (key.startsWith(RESERVED_PREFIX)
-          || table.bucketOf(key.getBytes(StandardCharsets.ISO_8859_1)) != m.bucket()) {
-        continue;
-      }
-      long wait;
-      while ((wait = copyPaceNanos.get() - System.nanoTime()) > 0) {
-        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wait, 50_000_000L));
-      }
-      chargeCopy(key.length()); // the value's bytes are charged once read
-      window.acquireUninterruptibly();
-      loop.execute(() -> moveKey(m, key, window::release));
-    }
-    window.acquireUninterruptibly(256);
     loop.execute(() -> {
       m.copyFinished();
       migrationsCopied.increment();
@@ -554,6 +575,27 @@ final class BalancingServices implements AutoCloseable {
       done.complete(null);
     });
   }
+
+  /** The old owner's keys; retries (memcached runs one crawler request at a time) until listed; null once closed. */
+  private List<String> metadumpUntilListed(io.locus.memcached.balance.BucketMigration<String> m) {
+    for (int attempt = 1; !closed; attempt++) {
+      // One metadump per source at once from this proxy; the server's own crawler can still answer BUSY.
+      synchronized (metadumpLocks[m.source()]) {
+        try {
+          return AvailabilityReplication.metadump(addresses.get(m.source()));
+        } catch (java.io.IOException | RuntimeException e) {
+          if (attempt % 10 == 1) {
+            LOG.warn("moving virtual bucket {}: metadump of backend {} (attempt {}): {}; the bucket stays COPYING"
+                + " (reads fall back to it) until it works", m.bucket(), m.source(), attempt, e.toString());
+          }
+        }
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(1000, 100L * attempt) * 1_000_000L);
+    }
+    return null;
+  }
+
+  private volatile boolean closed;
 
   private static final String RESERVED_PREFIX = "__dlp:";
   private final Object[] metadumpLocks;
@@ -725,6 +767,7 @@ final class BalancingServices implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     ticker.cancel(false);
     loop.submit(pool::close).awaitUninterruptibly(5, TimeUnit.SECONDS);
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
