@@ -231,11 +231,6 @@ public final class BalanceBench implements Callable<Integer> {
 
     private Row runRow(String workload, String row, String tag, KeySource keys, LoadGenerator.Settings settings,
             MemcachedServers servers, List<InetSocketAddress> addresses, Path hosts) throws InterruptedException {
-        if (row.equals("p1p3")) {
-            return new Row(workload, row, "Locus, Phases 1+3", null, Double.NaN, null, List.of(),
-                    "Phase 3 (bucket migration) is planned by the balancer but not driven by the proxy yet",
-                    Map.of());
-        }
         if (row.equals("twemproxy")) {
             Nutcracker.Builder builder = Nutcracker.builder(hosts);
             for (int i = 0; i < addresses.size(); i++) {
@@ -258,7 +253,8 @@ public final class BalanceBench implements Callable<Integer> {
         // mode pass_through: like twemproxy, no cache and no deadline scheduler in the path; only the balancer differs.
         y.append("mode: pass_through\nlocal.mode: \"off\"\nbackend.timeout: 10s\nio_threads: 1\nbackend:\n  conns: 1\n");
         y.append("lb:\n  capacity: ").append((long) (1e9 / Emulation.CAPACITY.meanServiceNanos()))
-                .append("\n  enabled: true\n  phases: ").append(row.equals("off") ? "none" : "p1").append('\n');
+                .append("\n  enabled: true\n  phases: ").append(row.equals("off") ? "none" : row.equals("p1p3") ? "p1,p3" : "p1")
+                .append('\n');
         Map<String, String> extra = new LinkedHashMap<>(Map.of("epoch", "500ms"));
         if (quick) {
             // The demo machine may not carry the offered rate; without the home-load guard, Phase 1 acts on hot
@@ -271,6 +267,7 @@ public final class BalanceBench implements Callable<Integer> {
         extra.forEach((k, v) -> y.append("  ").append(k).append(": ").append(v).append('\n'));
         try (LocusProxy proxy = LocusProxy.start("balance-" + row, jar, y.toString(), port, hosts, List.of())) {
             return measure(workload, row, row.equals("off") ? "Locus, balancer observing only (lb.phases none)"
+                    : row.equals("p1p3") ? "Locus, Phases 1+3 (hot-key replication, bucket migration)"
                     : "Locus, Phase 1 hot-key replication", tag, keys, settings, servers, proxy.address(), proxy);
         }
     }
@@ -345,7 +342,9 @@ public final class BalanceBench implements Callable<Integer> {
         Map<String, String> lb = new LinkedHashMap<>();
         if (proxy != null) {
             proxy.stats().forEach((k, v) -> {
-                if (k.equals("lb:replicated_keys") || k.equals("lb:shadow_reads") || k.equals("lb:p1_triggers")) {
+                if (k.equals("lb:replicated_keys") || k.equals("lb:shadow_reads") || k.equals("lb:p1_triggers")
+                        || k.equals("lb:p3_triggers") || k.equals("lb:buckets_moved")
+                        || k.equals("lb:migrated_keys")) {
                     lb.put(k, v);
                 }
             });

@@ -45,7 +45,8 @@ public final class Balancer<K> {
     private final CostBenefitAnalyzer analyzer;
     private final PhaseStateMachine phases;
     private final MigrationPlanner migrationPlanner;
-    private final Map<Integer, BucketMigration<K>> migrations = new HashMap<>();
+    /** Read by the proxy's I/O threads on every request, changed by the epoch thread. */
+    private final Map<Integer, BucketMigration<K>> migrations = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Integer, Long> movedAtEpoch = new HashMap<>();
     private final long[] usedBytes;
     private final long[] maxBytes;
@@ -275,10 +276,50 @@ public final class Balancer<K> {
         }
         MigrationPlanner.Plan plan = migrationPlanner.plan(backends, buckets, up);
         for (MigrationPlanner.Move m : plan.moves()) {
-            table.setOwner(m.bucket(), m.to());
-            migrations.put(m.bucket(), new BucketMigration<>(m.bucket(), m.from(), m.to(), config.fallbackEpochs()));
-            movedAtEpoch.put(m.bucket(), epoch);
+            begin(m.bucket(), m.from(), m.to());
         }
         return plan;
+    }
+
+    /**
+     * Starts moving {@code bucket} to backend {@code to} outside the planner (an operator's or a test's decision);
+     * the proxy drives it like a planned move. Not thread-safe with {@link #tick()}: call it on the thread that ticks.
+     *
+     * @return the migration, whose owner in the table is already {@code to}
+     * @throws IllegalArgumentException naming the bucket or backend if either is out of range, {@code to} already
+     *     owns the bucket, or the bucket is being moved
+     */
+    public BucketMigration<K> startMigration(int bucket, int to) {
+        if (bucket < 0 || bucket >= table.bucketCount()) {
+            throw new IllegalArgumentException("virtual bucket " + bucket + " (expected: 0.." + (table.bucketCount() - 1)
+                    + ")");
+        }
+        if (to < 0 || to >= table.servers()) {
+            throw new IllegalArgumentException("backend " + to + " (expected: 0.." + (table.servers() - 1) + ")");
+        }
+        if (migrations.containsKey(bucket)) {
+            throw new IllegalArgumentException("virtual bucket " + bucket + " is being moved already");
+        }
+        int from = table.owner(bucket);
+        if (from == to) {
+            throw new IllegalArgumentException("virtual bucket " + bucket + " is owned by backend " + to
+                    + " already (expected: a different backend)");
+        }
+        return begin(bucket, from, to);
+    }
+
+    private BucketMigration<K> begin(int bucket, int from, int to) {
+        // Registered before the owner changes: a request that reads the new owner then finds the migration, so it
+        // never treats the new owner as the only copy while the bucket's keys are still at the old one.
+        BucketMigration<K> m = new BucketMigration<>(bucket, from, to, config.fallbackEpochs());
+        migrations.put(bucket, m);
+        table.setOwner(bucket, to);
+        movedAtEpoch.put(bucket, epoch);
+        return m;
+    }
+
+    /** The virtual bucket of {@code key}. */
+    public int bucketOf(K key) {
+        return table.bucketOf(bytesOf.apply(key));
     }
 }

@@ -86,7 +86,7 @@ public final class ConfigKeys {
       // Load balancing (§2, §4.7); read by proxy.BalancingServices, checked again by balance.BalanceConfig.
       key("lb.enabled", BOOL, "false", 0, 0, "run the load balancer (statistics, phase 1 hot-key replication)"),
       key("lb.capacity", DOUBLE, "50000", 1, INF, "capacity T_b of each backend, requests per second"),
-      key("lb.phases", STRING, "p1", 0, 0, "phases that may run: p1, or none (observe only)"),
+      key("lb.phases", STRING, "p1", 0, 0, "phases that may run: p1, p3, p1,p3, or none (observe only)"),
       key("lb.hot_keys", INT, "1024", 1, 1 << 20, "Space-Saving table size"),
       key("lb.write_weight", DOUBLE, "4", 0, 1000, "hotness subtracted per sampled write"),
       key("lb.decay", DOUBLE, "0.5", 0, 0.999999, "hotness multiplier per epoch"),

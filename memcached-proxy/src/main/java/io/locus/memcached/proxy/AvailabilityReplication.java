@@ -387,7 +387,8 @@ final class AvailabilityReplication {
     void failed(String line);
   }
 
-  private static void forward(BackendPool pool, int backend, ProxyRequest pr, long affinity, Outcome outcome) {
+  /** Sends the client's request to {@code backend} as it is (also the balancer's route to a bucket's owner). */
+  static void forward(BackendPool pool, int backend, ProxyRequest pr, long affinity, Outcome outcome) {
     MemcachedRequest req = pr.request();
     List<String> args;
     ReplyFormat format;
@@ -430,7 +431,7 @@ final class AvailabilityReplication {
     }), affinity);
   }
 
-  private static void deliver(ReplySink reply, ByteBuf bytes) {
+  static void deliver(ReplySink reply, ByteBuf bytes) {
     if (bytes == null) {
       reply.completeSilently();
     } else {

@@ -54,6 +54,11 @@ public final class ProxyServer implements AutoCloseable {
   private PrometheusEndpoint prometheus;
   private BalancingServices balancing;
 
+  /** The load balancer, or null when off (tests drive Phase 3 moves through it). */
+  BalancingServices balancing() {
+    return balancing;
+  }
+
   /**
    * The full proxy: in-proxy deadline cache, per-backend deadline schedulers and admission control
    * ({@link DeadlineServices}); with {@code mode: pass_through} the byte-for-byte pass-through instead.

@@ -3,6 +3,7 @@ package io.locus.memcached.balance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.locus.memcached.balance.Balancer.EpochReport;
@@ -48,6 +49,41 @@ class BalancerTest {
         assertEquals(2000, r.loads().stream().mapToDouble(BackendLoad::opsPerSecond).sum(), 1e-6);
         assertEquals(Set.of(Phase.NORMAL), r.step().active());
         assertNull(b.tick());
+    }
+
+    @Test
+    void startMigration_registersBeforeTheOwnerFlips_refusesBadMoves_andEndsAfterTheFallbackEpochs() {
+        Balancer<String> b = balancer(BalanceConfig.defaults());
+        VirtualBucketTable t = b.table();
+        int bucket = b.bucketOf("some-key");
+        int from = t.owner(bucket);
+        int to = (from + 1) % 4;
+        BucketMigration<String> m = b.startMigration(bucket, to);
+        assertEquals(to, t.owner(bucket));
+        assertEquals(from, m.source());
+        assertEquals(m, b.migrationOf(bucket));
+        assertEquals("virtual bucket " + bucket + " is being moved already",
+                assertThrows(IllegalArgumentException.class, () -> b.startMigration(bucket, from)).getMessage());
+        int other = (bucket + 1) % t.bucketCount();
+        assertEquals("virtual bucket " + other + " is owned by backend " + t.owner(other)
+                + " already (expected: a different backend)", assertThrows(IllegalArgumentException.class,
+                        () -> b.startMigration(other, t.owner(other))).getMessage());
+        assertEquals("backend 4 (expected: 0..3)",
+                assertThrows(IllegalArgumentException.class, () -> b.startMigration(other, 4)).getMessage());
+        assertEquals("virtual bucket -1 (expected: 0.." + (t.bucketCount() - 1) + ")",
+                assertThrows(IllegalArgumentException.class, () -> b.startMigration(-1, 0)).getMessage());
+        for (int e = 1; e <= 3; e++) { // copying: the migration stays however many epochs pass
+            clock.nowNanos = e * 1_000_000_000L;
+            b.tick();
+        }
+        assertEquals(m, b.migrationOf(bucket));
+        m.copyFinished();
+        for (int e = 4; e <= 5; e++) { // lb.fallback_epochs = 2 of draining
+            clock.nowNanos = e * 1_000_000_000L;
+            b.tick();
+        }
+        assertNull(b.migrationOf(bucket));
+        assertEquals(to, t.owner(bucket));
     }
 
     @Test

@@ -32,11 +32,16 @@ class BalancingServicesTest {
   }
 
   @Test
-  void balanceConfig_refusesPhase3_andPhase1WithAvailabilityCopies() {
+  void balanceConfig_takesPhase3_butRefusesItAndPhase1WithAvailabilityCopies() {
+    BalanceConfig p1p3 = BalancingServices.balanceConfig(ConfigLoader.parse(POOL + "lb:\n  enabled: true\n"
+        + "  phases: p1,p3\n  copy_rate: 64k\n", "test"));
+    assertTrue(p1p3.phase1Enabled());
+    assertTrue(p1p3.phase3Enabled());
+    assertEquals(64 * 1024, p1p3.copyRateBytesPerSecond());
     ConfigException p3 = assertThrows(ConfigException.class, () -> BalancingServices.balanceConfig(
-        ConfigLoader.parse(POOL + "lb:\n  enabled: true\n  phases: p1,p3\n", "test")));
-    assertEquals("lb.phases: \"p1,p3\" (expected: p1 or none; p3, bucket migration, is planned by the balancer but"
-        + " not yet driven by the proxy)", p3.getMessage());
+        ConfigLoader.parse(POOL + "replication_factor: 2\nlb:\n  enabled: true\n  phases: p3\n", "test")));
+    assertEquals("lb.phases: \"p3\" with replication_factor 2 (expected: none; bucket migration of availability"
+        + " copies is not supported yet)", p3.getMessage());
     ConfigException both = assertThrows(ConfigException.class, () -> BalancingServices.balanceConfig(
         ConfigLoader.parse(POOL + "replication_factor: 2\nlb:\n  enabled: true\n", "test")));
     assertEquals("lb.phases: \"p1\" with replication_factor 2 (expected: none; Phase 1 shadows on top of"
