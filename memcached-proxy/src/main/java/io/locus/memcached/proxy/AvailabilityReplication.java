@@ -358,23 +358,7 @@ final class AvailabilityReplication {
   }
 
   private void sendRaw(int backend, String line, ByteBuf data, ReplyFormat format, Consumer<BackendReply> then) {
-    ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length() + (data == null ? 0 : data.readableBytes() + 2));
-    wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-    if (data != null) {
-      wire.writeBytes(data, data.readerIndex(), data.readableBytes()).writeByte('\r').writeByte('\n');
-      data.release();
-    }
-    replPool.backend(backend).send(new BackendCall(format, wire, new BackendCall.Callback() {
-      @Override
-      public void onReply(BackendReply reply) {
-        then.accept(reply);
-      }
-
-      @Override
-      public void onFailure(String failure) {
-        then.accept(null);
-      }
-    }), 0);
+    replPool.backend(backend).send(BackendCall.internal(format, line, data, then), 0);
   }
 
   // ---- forwarding a client request to a chosen backend ----

@@ -3,7 +3,10 @@ package io.locus.memcached.proxy;
 import io.locus.memcached.protocol.BackendReply;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 /**
  * One request to one backend and what to do with the reply. Exactly one of {@link Callback#onReply} and
@@ -26,6 +29,30 @@ final class BackendCall {
   /** {@code System.nanoTime()} after which the call times out; set when the connection takes it. */
   long timeoutAtNanos;
   boolean done;
+
+  /**
+   * A request the proxy itself sends (replication, migration, warming): {@code line} then, if not null, {@code data}
+   * and CRLF, which it releases. {@code then} gets the reply, or null on failure.
+   */
+  static BackendCall internal(ReplyFormat format, String line, ByteBuf data, Consumer<BackendReply> then) {
+    ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length() + (data == null ? 0 : data.readableBytes() + 2));
+    wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+    if (data != null) {
+      wire.writeBytes(data, data.readerIndex(), data.readableBytes()).writeByte('\r').writeByte('\n');
+      data.release();
+    }
+    return new BackendCall(format, wire, new Callback() {
+      @Override
+      public void onReply(BackendReply reply) {
+        then.accept(reply);
+      }
+
+      @Override
+      public void onFailure(String failure) {
+        then.accept(null);
+      }
+    });
+  }
 
   BackendCall(ReplyFormat format, ByteBuf request, Callback callback) {
     this.format = format;

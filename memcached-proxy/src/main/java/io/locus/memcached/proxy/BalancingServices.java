@@ -455,23 +455,7 @@ final class BalancingServices implements AutoCloseable {
 
   /** One request on the replication thread's connection to {@code backend}; {@code then} gets null on failure. */
   private void send(int backend, ReplyFormat format, String line, ByteBuf data, Consumer<BackendReply> then) {
-    ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length() + (data == null ? 0 : data.readableBytes() + 2));
-    wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-    if (data != null) {
-      wire.writeBytes(data, data.readerIndex(), data.readableBytes()).writeByte('\r').writeByte('\n');
-      data.release();
-    }
-    pool.backend(backend).send(new BackendCall(format, wire, new BackendCall.Callback() {
-      @Override
-      public void onReply(BackendReply reply) {
-        then.accept(reply);
-      }
-
-      @Override
-      public void onFailure(String failure) {
-        then.accept(null);
-      }
-    }), 0);
+    pool.backend(backend).send(BackendCall.internal(format, line, data, then), 0);
   }
 
   // ---- Phase 3: bucket migration (spec §4.7.4), driven on the replication thread ----
