@@ -60,11 +60,7 @@ class DropPartitionerIT {
         session.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (path text PRIMARY KEY, depth int)");
         session.execute("CREATE TABLE IF NOT EXISTS " + KS + ".raw (k blob PRIMARY KEY, v int)");
         // Every other path of the namespace: 56,497 keys (>= 50k) keeps the load phase short on a 2-core host.
-        List<String> half = new ArrayList<>();
-        for (int i = 0; i < TestNamespace.paths().size(); i += 2) {
-            half.add(TestNamespace.paths().get(i));
-        }
-        paths = List.copyOf(half);
+        paths = TestNamespace.everyNth(2);
         long t0 = System.nanoTime();
         NamespaceLoader.load(session, TABLE, paths);
         System.err.printf("loaded %d paths in %d ms%n", paths.size(), (System.nanoTime() - t0) / 1_000_000);

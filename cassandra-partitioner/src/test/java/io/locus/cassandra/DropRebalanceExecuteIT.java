@@ -49,10 +49,7 @@ class DropRebalanceExecuteIT {
     @Test
     void rebalanceExecute_skewedTwoNodeRing_movesTokens_keepsEveryRow_andBalances() throws InterruptedException {
         assumeTrue(Boolean.getBoolean("locus.drop.clusterIT"), "set -Dlocus.drop.clusterIT=true to run");
-        List<String> paths = new ArrayList<>();
-        for (int i = 0; i < TestNamespace.paths().size(); i += 5) {
-            paths.add(TestNamespace.paths().get(i));
-        }
+        List<String> paths = TestNamespace.everyNth(5);
         List<byte[]> keyTokens = new ArrayList<>();
         paths.forEach(p -> keyTokens.add(PathEncoder.encode(p.getBytes(StandardCharsets.UTF_8))));
         // Quarter cuts of these very keys: node 1 at the first (about 1/4 of the keys), node 2 at the last (3/4).

@@ -37,10 +37,7 @@ class DropRebalanceIT {
     @Test
     void rebalance_skewedThreeNodeRing_proposesMovesThatBalanceIt() throws InterruptedException {
         assumeTrue(Boolean.getBoolean("locus.drop.clusterIT"), "set -Dlocus.drop.clusterIT=true to run");
-        List<String> paths = new ArrayList<>();
-        for (int i = 0; i < TestNamespace.paths().size(); i += 5) {
-            paths.add(TestNamespace.paths().get(i));
-        }
+        List<String> paths = TestNamespace.everyNth(5);
         List<byte[]> keyTokens = new ArrayList<>();
         paths.forEach(p -> keyTokens.add(PathEncoder.encode(p.getBytes(StandardCharsets.UTF_8))));
         List<byte[]> sixths = DropPlanner.plan(keyTokens, 6, 1, 0.02).tokensPerNode().stream().map(t -> t.get(0))

@@ -3,6 +3,7 @@ package io.locus.cassandra;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
@@ -34,5 +35,15 @@ public final class TestNamespace {
             }
         }
         return paths;
+    }
+
+    /** Paths 0, n, 2n, ... of {@link #paths()}: a smaller sample of the same namespace, in the same order. */
+    public static List<String> everyNth(int n) {
+        List<String> all = paths();
+        List<String> sample = new ArrayList<>(all.size() / n + 1);
+        for (int i = 0; i < all.size(); i += n) {
+            sample.add(all.get(i));
+        }
+        return List.copyOf(sample);
     }
 }

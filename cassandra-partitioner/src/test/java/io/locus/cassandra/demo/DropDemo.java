@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -72,10 +71,7 @@ public final class DropDemo {
     }
 
     private static boolean run(Path dir, int everyNth) throws IOException, InterruptedException {
-        List<String> paths = new ArrayList<>();
-        for (int i = 0; i < TestNamespace.paths().size(); i += everyNth) {
-            paths.add(TestNamespace.paths().get(i));
-        }
+        List<String> paths = TestNamespace.everyNth(everyNth);
         Files.createDirectories(dir);
         Path keys = dir.resolve("keys.txt.gz");
         try (InputStream in = TestNamespace.class.getResourceAsStream(TestNamespace.RESOURCE)) {
