@@ -464,21 +464,87 @@ final class DeadlineHandler implements RequestHandler {
     };
   }
 
-  /** Sends the fill {@code mg <key> v f t} for a local miss and stores what comes back. */
+  /**
+   * A fill on its way to the backend, which later misses of the same key may wait for instead of sending their own
+   * (single-flight, spec §4.5): under Zipf a hot key's misses arrive together, and each extra fill is a backend
+   * request that admission must also find room for.
+   */
+  private static final class FillInFlight {
+    final long version;
+    /** Absolute deadline of the fill's ticket (nanoTime), or {@link Long#MAX_VALUE} for a best-effort fill. */
+    final long deadlineNanos;
+    final List<FillWaiter> waiters = new ArrayList<>(2);
+
+    FillInFlight(long version, long deadlineNanos) {
+      this.version = version;
+      this.deadlineNanos = deadlineNanos;
+    }
+
+    /**
+     * Whether a miss with deadline {@code deadlineNanos} may wait for this fill: only if the fill is due no later,
+     * so EDF serves it at least as early as the waiter's own fill, and admission already judged the earlier deadline.
+     */
+    boolean dueNoLaterThan(long deadlineNanos) {
+      return deadlineNanos == Long.MAX_VALUE || (this.deadlineNanos != Long.MAX_VALUE
+          && this.deadlineNanos - deadlineNanos <= 0);
+    }
+  }
+
+  private record FillWaiter(ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) { }
+
+  /** Fills in flight on this I/O thread, by key. */
+  private final Map<String, FillInFlight> fills = new java.util.HashMap<>();
+
+  private long fillDeadline(Deadline d, TicketRequest tr) {
+    return d.bestEffort() ? Long.MAX_VALUE : tr.arrivalNanos() + tr.deadlineNanos();
+  }
+
+  /**
+   * Sends the fill {@code mg <key> v f t} for a local miss and stores what comes back; or waits for a fill of the same
+   * key already in flight on this thread when that one is due no later and no write to the key's stripe came between
+   * (a write through the proxy bumps the version first, so a read after its own write never waits for an older fill).
+   */
   private void fill(String key, ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {
     byte[] k = LocalCache.bytes(key);
     long version = cache.versionOf(k);
     Resolution r = origin.resolution();
+    Deadline d = r.deadline();
+    long mine = d.bestEffort() ? Long.MAX_VALUE : origin.arrivalNanos() + d.micros() * 1000;
+    FillInFlight running = fills.get(key);
+    if (running != null && running.version == version && running.dueNoLaterThan(mine)) {
+      running.waiters.add(new FillWaiter(origin, counters, done));
+      services.fillsCoalesced().increment();
+      return;
+    }
     MemcachedRequest mg = new MemcachedRequest(Command.MG, List.of(key, "v", "f", "t"), null, false);
-    ProxyRequest fr = new ProxyRequest(mg, new Resolution(r.tenant(), r.deadline(), FILL_FLAGS), origin.arrivalNanos(),
+    ProxyRequest fr = new ProxyRequest(mg, new Resolution(r.tenant(), d, FILL_FLAGS), origin.arrivalNanos(),
         origin.connectionId());
-    long cacheDeadline = r.deadline().bestEffort() ? DeadlineCache.NO_DEADLINE : r.deadline().micros() * 1000;
+    long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
     int backend = services.ring().serverFor(k);
-    submit(fr, backend, ticketRequest(fr, TicketRequest.Kind.READ, backend), new ReplySink() {
+    TicketRequest tr = ticketRequest(fr, TicketRequest.Kind.READ, backend);
+    FillInFlight self = new FillInFlight(version, fillDeadline(d, tr));
+    if (running == null || running.version != version || !running.dueNoLaterThan(self.deadlineNanos)) {
+      fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
+    }
+    Consumer<FillResult> finish = result -> {
+      if (fills.get(key) == self) {
+        fills.remove(key);
+      }
+      done.accept(result);
+      for (FillWaiter w : self.waiters) {
+        if (result.refusal() != null) {
+          // Refused or dropped for the fill's deadline; a waiter's own later deadline deserves its own decision.
+          fill(key, w.origin(), w.counters(), w.done());
+        } else {
+          w.done().accept(result);
+        }
+      }
+    };
+    submit(fr, backend, tr, new ReplySink() {
       @Override
       public void complete(ByteBuf reply) {
         if (reply == null) {
-          done.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
+          finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
           return;
         }
         FillResult result;
@@ -492,19 +558,19 @@ final class DeadlineHandler implements RequestHandler {
         if (result.hit()) {
           cache.fill(k, result.value(), result.clientFlags(), result.ttlNanos(), cacheDeadline, r.tenant(), version);
         }
-        done.accept(result);
+        finish.accept(result);
       }
 
       @Override
       public void completeLine(String line) {
-        done.accept(FillResult.failure(line));
+        finish.accept(FillResult.failure(line));
       }
 
       @Override
       public void completeSilently() {
-        done.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
+        finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
       }
-    }, counters, true, (reason, est) -> done.accept(FillResult.refused(reason, est)));
+    }, counters, true, (reason, est) -> finish.accept(FillResult.refused(reason, est)));
   }
 
   private long cacheDeadline(ProxyRequest pr) {

@@ -30,6 +30,7 @@ public final class DeadlineServices {
   private final ServiceLevels levels;
   private final TenantMetrics metrics = new TenantMetrics();
   private final java.util.concurrent.atomic.LongAdder reissues = new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder fillsCoalesced = new java.util.concurrent.atomic.LongAdder();
   private final KetamaRing ring;
   private final ProxyStats stats;
   private final long nominalMicros;
@@ -107,6 +108,11 @@ public final class DeadlineServices {
     return reissues;
   }
 
+  /** Local misses that waited for a fill of the same key already in flight instead of sending their own. */
+  java.util.concurrent.atomic.LongAdder fillsCoalesced() {
+    return fillsCoalesced;
+  }
+
   TenantMetrics metrics() {
     return metrics;
   }
@@ -150,6 +156,7 @@ public final class DeadlineServices {
       m.put("locus_local_capacity_bytes", "0");
     }
     m.put("locus_reissues", reissues.toString());
+    m.put("locus_fills_coalesced", fillsCoalesced.toString());
     metrics.appendStats(m);
     return m;
   }
