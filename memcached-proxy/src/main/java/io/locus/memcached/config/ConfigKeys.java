@@ -73,6 +73,7 @@ public final class ConfigKeys {
       key("local.max_ttl", DURATION, "0", 0, 3600 * S, "cap on local copies' TTL; 0 = the item's TTL"),
       key("local.max_item_size", SIZE, "256k", 0, 1024 * MIB, "largest value kept in the in-proxy cache, bytes"),
       // Scheduler and admission (§1.6, §1.7, §4.6).
+      key("sched.enabled", BOOL, "true", 0, 0, "EDF scheduler and admission control; false = forward at once (DLC only)"),
       key("sched.window", INT, "8", 1, 1024, "requests in flight per backend W"),
       key("sched.max_demotions", INT, "16", 0, 1 << 20, "demotions per ticket K"),
       key("sched.max_queue", INT, "1024", 1, 1 << 20, "queued tickets per backend"),
@@ -112,7 +113,9 @@ public final class ConfigKeys {
       key("lb.ilp_time_limit", DURATION, "20ms", MS, 60 * S, "ILP time limit"),
       key("lb.lease_p1", INT, "4", 1, 1000, "phase 1 lease, epochs"),
       key("lb.lease_p2", INT, "8", 1, 1000, "phase 2 lease, epochs"),
-      key("lb.copy_rate", SIZE, "4m", 1, 1L << 40, "migration copy rate, bytes per second"));
+      key("lb.copy_rate", SIZE, "4m", 1, 1L << 40, "migration copy rate, bytes per second"),
+      key("lb.memory_poll", DURATION, "5s", 0, 3600 * S, "how often the backends' stats bytes/limit_maxbytes are read "
+          + "for phase 3's memory check; 0 = never"));
 
   /** Enum values per ENUM key. */
   public static final Map<String, List<String>> ENUM_VALUES = Map.of(

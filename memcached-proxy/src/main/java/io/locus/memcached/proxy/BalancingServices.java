@@ -83,6 +83,9 @@ final class BalancingServices implements AutoCloseable {
   final LongAdder migrationSkipped = new LongAdder();
   final LongAdder migrationWrites = new LongAdder();
   final LongAdder migrationFallbackReads = new LongAdder();
+  /** Each backend's last {@code stats} memory reading, or null before the first (read by {@code stats lb}). */
+  private final java.util.concurrent.atomic.AtomicReferenceArray<BackendMemory> memory;
+  private final java.util.concurrent.ScheduledExecutorService memoryPoller;
 
   /** The balancer of {@code config}, or null when {@code lb.enabled} is false and {@code replication_factor} 1. */
   static BalancingServices create(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
@@ -128,6 +131,16 @@ final class BalancingServices implements AutoCloseable {
       balancer.setUp(b -> availability.health(b) == AvailabilityReplication.UP);
     }
     this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    this.memory = new java.util.concurrent.atomic.AtomicReferenceArray<>(servers.size());
+    long pollMicros = config.longValue("lb.memory_poll");
+    if (pollMicros > 0) {
+      // A thread of its own: the reads block, and neither the event loops nor the replication thread may wait.
+      this.memoryPoller = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          new DefaultThreadFactory("locus-memory-poll", true));
+      memoryPoller.scheduleWithFixedDelay(this::pollMemory, 0, pollMicros, TimeUnit.MICROSECONDS);
+    } else {
+      this.memoryPoller = null;
+    }
     LOG.info("load balancer on: epoch {}, capacity {} ops/s per backend, replicas_max {}, phase 1 {}, "
         + "replication_factor {}", this.config.epoch(), config.doubleValue("lb.capacity"), this.config.replicasMax(),
         this.config.phase1Enabled() ? "on" : "off", copies);
@@ -185,6 +198,21 @@ final class BalancingServices implements AutoCloseable {
 
   static String base64(String key) {
     return Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  /** Poller thread: every backend's {@code bytes} and {@code limit_maxbytes}, handed to the balancer's thread. */
+  private void pollMemory() {
+    for (int b = 0; b < addresses.size(); b++) {
+      try {
+        BackendMemory m = BackendMemory.poll(addresses.get(b));
+        memory.set(b, m);
+        int backend = b;
+        loop.execute(() -> balancer.updateMemory(backend, m.bytes(), m.limitMaxBytes()));
+      } catch (java.io.IOException | RuntimeException e) {
+        // A backend that is down keeps its last reading; its state is the health check's business, not this one's.
+        LOG.debug("memory poll of backend {}: {}", b, e.toString());
+      }
+    }
   }
 
   // ---- the replication thread ----
@@ -733,6 +761,13 @@ final class BalancingServices implements AutoCloseable {
     m.put("lb:migration_skipped", String.valueOf(migrationSkipped.sum()));
     m.put("lb:migration_writes", String.valueOf(migrationWrites.sum()));
     m.put("lb:migration_fallback_reads", String.valueOf(migrationFallbackReads.sum()));
+    for (int b = 0; b < memory.length(); b++) {
+      BackendMemory mem = memory.get(b);
+      if (mem != null) {
+        m.put("lb:backend:" + b + ":bytes", String.valueOf(mem.bytes()));
+        m.put("lb:backend:" + b + ":limit_maxbytes", String.valueOf(mem.limitMaxBytes()));
+      }
+    }
     if (availability != null) {
       m.putAll(availability.statsLines());
     }
@@ -753,6 +788,9 @@ final class BalancingServices implements AutoCloseable {
   public void close() {
     closed = true;
     ticker.cancel(false);
+    if (memoryPoller != null) {
+      memoryPoller.shutdownNow();
+    }
     loop.submit(pool::close).awaitUninterruptibly(5, TimeUnit.SECONDS);
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
   }

@@ -310,6 +310,14 @@ final class DeadlineHandler implements RequestHandler {
 
   private void submit(ProxyRequest pr, int backend, TicketRequest tr, ReplySink target,
       TenantMetrics.Counters counters, boolean internal, Refusal refusal) {
+    if (!services.scheduling()) {
+      // DLC alone: in arrival order straight to the backend connection, nothing refused, nothing reordered.
+      backends.handle(pr, target);
+      if (internal) {
+        stats.cmdMeta.decrement(); // a fill is not a client's meta request
+      }
+      return;
+    }
     DeadlineScheduler<Pending> scheduler = schedulers.get(backend);
     Pending p = new Pending(scheduler, pr, target, counters, internal, refusal);
     Decision<Pending> d = scheduler.offer(tr, p);

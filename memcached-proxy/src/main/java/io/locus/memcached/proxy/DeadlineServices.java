@@ -36,6 +36,7 @@ public final class DeadlineServices {
   private final long nominalMicros;
   private final boolean classicRejectAsError;
   private final boolean metaRejectAsError;
+  private final boolean scheduling;
 
   /**
    * @throws ConfigException naming the key if the configuration is not usable for the deadline path
@@ -46,6 +47,7 @@ public final class DeadlineServices {
     this.nominalMicros = config.longValue("be.nominal_deadline");
     this.classicRejectAsError = config.string("classic.reject_mode").equals("error");
     this.metaRejectAsError = config.string("meta.reject_mode").equals("error");
+    this.scheduling = config.bool("sched.enabled");
     try {
       this.schedulerConfig = new SchedulerConfig(config.intValue("sched.window"), config.intValue("sched.max_demotions"),
           config.intValue("sched.max_queue"), Duration.ofNanos(config.longValue("admission.guard") * 1000),
@@ -131,6 +133,11 @@ public final class DeadlineServices {
 
   boolean classicRejectAsError() {
     return classicRejectAsError;
+  }
+
+  /** False with {@code sched.enabled: false}: the cache alone (the thesis's "DLC" row), requests forwarded at once. */
+  boolean scheduling() {
+    return scheduling;
   }
 
   boolean metaRejectAsError() {

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code stats tenants} and {@code stats deadline} against real memcached servers, and {@code mode: pass_through}
- * (no cache: every get reaches a backend; no deadline statistics).
+ * (no cache: every get reaches a backend; no deadline statistics); {@code stats lb}'s memory lines, polled from the
+ * backends for Phase 3's memory check.
  */
 class StatsGroupsIT {
   static final Path DIR = Path.of("target", "it", "stats-groups");
@@ -81,6 +82,43 @@ class StatsGroupsIT {
       assertEquals("END\r\n", client.exchange("stats tenants\r\n"));
       assertTrue(proxy.stats().keySet().stream().noneMatch(k -> k.startsWith("locus_tenant:")));
     }
+  }
+
+  @Test
+  void statsLb_reportsEachBackendsMemory_asMemcachedCountsIt() throws Exception {
+    MemcachedConfig small = new MemcachedConfig(16, 2, 1024 * 1024, java.util.List.of());
+    try (MemcachedServers servers = MemcachedServers.start(2, small, DIR);
+        ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(servers.addresses(),
+            "lb:\n  enabled: true\n  memory_poll: 100ms\n");
+        RawClient client = new RawClient(proxy.address)) {
+      StringBuilder sets = new StringBuilder();
+      for (int i = 0; i < 200; i++) {
+        sets.append("set m:").append(i).append(" 0 0 1000 noreply\r\n").append("x".repeat(1000)).append("\r\n");
+      }
+      client.exchange(sets.toString());
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      Map<String, String> lb;
+      do {
+        Thread.sleep(200);
+        lb = group(client, "lb");
+      } while (System.nanoTime() < deadline && !memoryMatches(lb, servers));
+      for (int b = 0; b < 2; b++) {
+        assertEquals(servers.get(b).stats().get("limit_maxbytes"), lb.get("lb:backend:" + b + ":limit_maxbytes"));
+        assertEquals(servers.get(b).stats().get("bytes"), lb.get("lb:backend:" + b + ":bytes"), "backend " + b);
+      }
+      assertEquals(String.valueOf(16L << 20), lb.get("lb:backend:0:limit_maxbytes"));
+      assertTrue(Long.parseLong(lb.get("lb:backend:0:bytes")) + Long.parseLong(lb.get("lb:backend:1:bytes"))
+          >= 200_000, "200 values of 1000 bytes are counted: " + lb);
+    }
+  }
+
+  private static boolean memoryMatches(Map<String, String> lb, MemcachedServers servers) {
+    for (int b = 0; b < 2; b++) {
+      if (!servers.get(b).stats().get("bytes").equals(lb.get("lb:backend:" + b + ":bytes"))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Map<String, String> group(RawClient client, String name) throws Exception {
