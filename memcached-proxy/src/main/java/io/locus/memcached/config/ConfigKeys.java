@@ -40,6 +40,8 @@ public final class ConfigKeys {
       key("limits.max_line_bytes", SIZE, "64k", 300, 16 * MIB, "longest command line, bytes"),
       key("limits.max_pipeline", INT, "1024", 1, 1 << 20,
           "requests in flight per client connection before the proxy stops reading from it"),
+      key("limits.reply_budget", SIZE, "4m", 64 * 1024, 1024 * MIB,
+          "reply bytes a client connection may have in flight: requests in flight <= this / recent largest reply"),
       key("backend.conns", INT, "2", 1, 64, "persistent connections per backend per I/O thread"),
       key("backend.timeout", DURATION, "1s", MS, 3600 * S,
           "per-request backend timeout; on expiry the client gets SERVER_ERROR backend timeout"),

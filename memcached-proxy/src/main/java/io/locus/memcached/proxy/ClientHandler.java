@@ -30,20 +30,40 @@ import org.slf4j.LoggerFactory;
  * <p>Guarantees: one reply per request (none when the client asked for none), in request order, whatever order the
  * backends answer in; at most {@code limits.max_pipeline} requests in flight, beyond which the proxy stops reading
  * from the client until replies drain (back-pressure instead of unbounded buffering). Confined to its event loop.
+ *
+ * <p>Memory per connection is bounded by bytes as well as by count, because one decoded read can hold thousands of
+ * pipelined {@code get}s of a 1 MB value and a client that does not read its replies would otherwise make the proxy
+ * buffer all of them (memcached itself stops working on a connection it cannot write to). Requests are dispatched
+ * only while the connection is writable (its outbound bytes below the write-buffer high-water mark) and while fewer
+ * than {@code limits.reply_budget / recent largest reply} are in flight; the rest wait, decoded, in arrival order,
+ * and reading from the socket stops until they are dispatched. The reply-size estimate starts at
+ * {@link #INITIAL_REPLY_ESTIMATE}, jumps to any larger reply and decays by 1/16 per smaller one, so a connection of
+ * small values reaches the full {@code limits.max_pipeline} after about eighty replies.
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(ClientHandler.class);
+  /**
+   * Before any reply is seen: 16 requests in flight at the default budget. A first burst of gets of 1 MB values then
+   * holds at most 16 MB before the estimate has learnt their size, while a pipelining client of small values starts
+   * with enough requests in flight to fill its backends.
+   */
+  static final long INITIAL_REPLY_ESTIMATE = 256 * 1024;
 
   /** What all connections of a server share. */
   record Shared(java.util.function.Supplier<TenantResolver> resolver, AuthFile auth, ProxyStats stats, String version,
-      int threads, int maxPipeline, java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
+      int threads, int maxPipeline, long replyBudgetBytes,
+      java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
       java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools,
       java.util.function.Supplier<Map<String, String>> extraStats) {
-    /** A fixed resolver and no extra {@code stats} lines. */
+    /** The default of {@code limits.reply_budget}. */
+    static final long DEFAULT_REPLY_BUDGET = 4L << 20;
+
+    /** A fixed resolver, the default reply budget and no extra {@code stats} lines. */
     Shared(TenantResolver resolver, AuthFile auth, ProxyStats stats, String version, int threads, int maxPipeline,
         java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
         java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools) {
-      this(() -> resolver, auth, stats, version, threads, maxPipeline, handlers, pools, Map::of);
+      this(() -> resolver, auth, stats, version, threads, maxPipeline, DEFAULT_REPLY_BUDGET, handlers, pools,
+          Map::of);
     }
   }
 
@@ -53,6 +73,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
   private final Session session;
   private final long connectionId = CONNECTION_IDS.incrementAndGet();
   private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+  /** Decoded requests not dispatched yet (see the class comment), in arrival order. */
+  private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+  /** Recent largest reply, bytes: a maximum that decays by 1/16 per reply. */
+  private long replyEstimate;
+  private boolean admitting;
   private ChannelHandlerContext ctx;
   private RequestHandler handler;
   private boolean closed;
@@ -62,6 +87,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
   ClientHandler(Shared shared, Listener listener) {
     this.shared = shared;
     this.session = new Session(listener.tenant(), listener.defaultDeadline());
+    this.replyEstimate = INITIAL_REPLY_ESTIMATE;
   }
 
   @Override
@@ -81,6 +107,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
       s.discard();
     }
     slots.clear();
+    releaseWaiting();
     ctx.fireChannelInactive();
   }
 
@@ -95,7 +122,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void closeIfDrained() {
-    if (inputShutdown && slots.isEmpty() && !closed) {
+    if (inputShutdown && slots.isEmpty() && waiting.isEmpty() && !closed) {
       closed = true;
       ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
@@ -109,6 +136,66 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!waiting.isEmpty() || !mayDispatch()) {
+      waiting.add(msg);
+    } else {
+      accept(msg);
+    }
+    updateReading();
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    admitWaiting();
+    updateReading();
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  private boolean mayDispatch() {
+    long allowed = Math.max(1, shared.replyBudgetBytes() / Math.max(1024, replyEstimate));
+    return slots.size() < Math.min(allowed, shared.maxPipeline()) && ctx.channel().isWritable();
+  }
+
+  /** Dispatches waiting requests while allowed; re-entrant calls (a request answered at once) leave it to the loop. */
+  private void admitWaiting() {
+    if (admitting) {
+      return;
+    }
+    admitting = true;
+    try {
+      while (!closed && !waiting.isEmpty() && mayDispatch()) {
+        accept(waiting.poll());
+      }
+    } finally {
+      admitting = false;
+    }
+  }
+
+  /** Reading stops while requests wait, the connection cannot be written, or the pipeline is full. */
+  private void updateReading() {
+    if (closed) {
+      return;
+    }
+    boolean writable = ctx.channel().isWritable();
+    if (!paused && (!waiting.isEmpty() || !writable || slots.size() >= shared.maxPipeline())) {
+      paused = true;
+      ctx.channel().config().setAutoRead(false);
+    } else if (paused && waiting.isEmpty() && writable && slots.size() <= shared.maxPipeline() / 2) {
+      paused = false;
+      ctx.channel().config().setAutoRead(true);
+    }
+  }
+
+  private void releaseWaiting() {
+    for (Object m : waiting) {
+      if (m instanceof MemcachedRequest r) {
+        r.release();
+      }
+    }
+    waiting.clear();
+  }
+
+  private void accept(Object msg) {
     Slot slot = new Slot();
     slots.add(slot);
     if (msg instanceof RequestError e) {
@@ -121,10 +208,6 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
       }
     } else {
       dispatch((MemcachedRequest) msg, slot);
-    }
-    if (slots.size() >= shared.maxPipeline() && !paused) {
-      paused = true;
-      ctx.channel().config().setAutoRead(false);
     }
   }
 
@@ -325,16 +408,15 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
           rest.discard();
         }
         slots.clear();
+        releaseWaiting();
         return;
       }
     }
     if (wrote) {
       ctx.flush();
     }
-    if (paused && slots.size() < shared.maxPipeline() / 2) {
-      paused = false;
-      ctx.channel().config().setAutoRead(true);
-    }
+    admitWaiting();
+    updateReading();
     closeIfDrained();
   }
 
@@ -354,6 +436,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
       }
       bytes = reply;
       done = true;
+      int size = reply == null ? 0 : reply.readableBytes();
+      replyEstimate = Math.max(size, replyEstimate - (replyEstimate >> 4));
       drain();
     }
 

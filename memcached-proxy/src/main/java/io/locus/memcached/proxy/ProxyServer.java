@@ -14,6 +14,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -104,7 +105,8 @@ public final class ProxyServer implements AutoCloseable {
     boss = Transport.group(1, new DefaultThreadFactory("locus-accept", true));
     workers = Transport.group(threads, new DefaultThreadFactory("locus-io", true));
     ClientHandler.Shared shared = new ClientHandler.Shared(resolver::get, auth, stats, config.string("version"), threads,
-        config.intValue("limits.max_pipeline"), this::handlerFor, this::poolFor, this::deadlineStats);
+        config.intValue("limits.max_pipeline"), config.longValue("limits.reply_budget"), this::handlerFor,
+        this::poolFor, this::deadlineStats);
     ProtocolLimits limits = config.protocolLimits();
     List<InetSocketAddress> bound = new ArrayList<>();
     for (Listener l : config.listeners()) {
@@ -114,6 +116,8 @@ public final class ProxyServer implements AutoCloseable {
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
           .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+          // Above 1 MiB of unsent replies a connection is not writable and the proxy stops dispatching its requests.
+          .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
