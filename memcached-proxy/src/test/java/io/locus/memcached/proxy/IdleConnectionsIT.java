@@ -3,15 +3,12 @@ package io.locus.memcached.proxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.locus.fixture.HostProcess;
-import io.locus.fixture.Ports;
 import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,66 +21,50 @@ class IdleConnectionsIT {
   static final Path DIR = Path.of("target", "it", "idle");
   static final int CONNECTIONS = 10_000;
 
-  private static long rssKib(long pid) throws Exception {
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-      if (line.startsWith("VmRSS:")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-    }
-    throw new IllegalStateException("no VmRSS in /proc/" + pid + "/status");
-  }
-
   @Test
   void tenThousandIdleConnections_memoryStaysBounded() throws Exception {
     Files.createDirectories(DIR);
     long started = System.nanoTime();
-    try (MemcachedServers servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS, DIR)) {
-      int port = Ports.freeLoopbackPort();
-      Path config = DIR.resolve("proxy.yaml");
-      Files.writeString(config, "listen: 127.0.0.1:" + port + "\npool:\n  servers: [\"" + servers.get(0).hostPort()
-          + ":1\"]\n");
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      try (HostProcess proxy = HostProcess.start("locus-proxy-idle", List.of(java, "-Xmx256m", "-jar",
-          RunnableJarIT.jar().toString(), "--config", config.toString()), DIR.resolve("proxy.log"))) {
-        Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(20), proxy);
-        InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
-        try (RawClient c = new RawClient(address)) {
-          for (int i = 0; i < 200; i++) { // warm up: JIT, pools, the cache path
-            c.exchange("set k" + i + " 0 0 3\r\nabc\r\nget k" + i + "\r\n");
-          }
+    try (MemcachedServers servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS, DIR);
+        RunnableProxy proxy = RunnableProxy.start("locus-proxy-idle", DIR, servers.addresses(), "",
+            List.of("-Xmx256m"))) {
+      InetSocketAddress address = proxy.address;
+      try (RawClient c = new RawClient(address)) {
+        for (int i = 0; i < 200; i++) { // warm up: JIT, pools, the cache path
+          c.exchange("set k" + i + " 0 0 3\r\nabc\r\nget k" + i + "\r\n");
         }
-        long before = rssKib(proxy.pid());
-        List<Socket> idle = new ArrayList<>(CONNECTIONS);
-        try {
-          for (int i = 0; i < CONNECTIONS; i++) {
-            Socket s = new Socket();
-            s.connect(address, 5000);
-            idle.add(s);
-          }
-          String curr = null;
-          long end = System.nanoTime() + 10_000_000_000L;
-          while (System.nanoTime() < end) {
-            try (RawClient c = new RawClient(address)) {
-              String stats = c.exchange("stats\r\n");
-              curr = stats.replaceAll("(?s).*STAT curr_connections ([0-9]+).*", "$1");
-              if (Long.parseLong(curr) >= CONNECTIONS + 1) {
-                assertEquals("VALUE k1 0 3\r\nabc\r\nEND\r\n", c.exchange("get k1\r\n"), "still serving");
-                break;
-              }
+      }
+      long before = proxy.rssKib();
+      List<Socket> idle = new ArrayList<>(CONNECTIONS);
+      try {
+        for (int i = 0; i < CONNECTIONS; i++) {
+          Socket s = new Socket();
+          s.connect(address, 5000);
+          idle.add(s);
+        }
+        String curr = null;
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < end) {
+          try (RawClient c = new RawClient(address)) {
+            String stats = c.exchange("stats\r\n");
+            curr = stats.replaceAll("(?s).*STAT curr_connections ([0-9]+).*", "$1");
+            if (Long.parseLong(curr) >= CONNECTIONS + 1) {
+              assertEquals("VALUE k1 0 3\r\nabc\r\nEND\r\n", c.exchange("get k1\r\n"), "still serving");
+              break;
             }
-            Thread.sleep(100);
           }
-          long after = rssKib(proxy.pid());
-          double perConnection = (after - before) * 1024.0 / CONNECTIONS;
-          System.out.printf("idle connections: %d open (curr_connections %s), proxy RSS %d KiB -> %d KiB,"
-              + " %.0f bytes per connection, %.1f s%n", idle.size(), curr, before, after, perConnection,
-              (System.nanoTime() - started) / 1e9);
-          assertTrue(Long.parseLong(curr) >= CONNECTIONS + 1, "the proxy holds them all: " + curr);
-          assertTrue(perConnection < 16 * 1024, "RSS per idle connection: " + perConnection + " bytes");
-        } finally {
-          for (Socket s : idle) {
-            s.close();
-          }
+          Thread.sleep(100);
+        }
+        long after = proxy.rssKib();
+        double perConnection = (after - before) * 1024.0 / CONNECTIONS;
+        System.out.printf("idle connections: %d open (curr_connections %s), proxy RSS %d KiB -> %d KiB,"
+            + " %.0f bytes per connection, %.1f s%n", idle.size(), curr, before, after, perConnection,
+            (System.nanoTime() - started) / 1e9);
+        assertTrue(Long.parseLong(curr) >= CONNECTIONS + 1, "the proxy holds them all: " + curr);
+        assertTrue(perConnection < 16 * 1024, "RSS per idle connection: " + perConnection + " bytes");
+      } finally {
+        for (Socket s : idle) {
+          s.close();
         }
       }
     }

@@ -5,22 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.locus.fixture.HostProcess;
-import io.locus.fixture.Ports;
 import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,15 +43,6 @@ class LargeValueFloodIT {
       v[i] = i % 64 < k.length ? k[i % 64] : (byte) ('a' + (i * 31 + k.length) % 26);
     }
     return v;
-  }
-
-  private static long rssKib(long pid) throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-      if (line.startsWith("VmRSS:")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-    }
-    throw new IllegalStateException("no VmRSS in /proc/" + pid + "/status");
   }
 
   /** A blocking client for values too large for {@link RawClient}'s buffered exchanges. */
@@ -126,87 +113,80 @@ class LargeValueFloodIT {
   void silentClientAndLargeValueFlood_memoryBounded_nothingLost() throws Exception {
     Files.createDirectories(DIR);
     MemcachedConfig big = new MemcachedConfig(256, 2, 1024 * 1024, List.of());
-    try (MemcachedServers servers = MemcachedServers.start(2, big, DIR)) {
-      int port = Ports.freeLoopbackPort();
-      Path config = DIR.resolve("proxy.yaml");
-      Files.writeString(config, "listen: 127.0.0.1:" + port + "\npool:\n  servers: [\"" + servers.get(0).hostPort()
-          + ":1\", \"" + servers.get(1).hostPort() + ":1\"]\nlocal:\n  capacity_bytes: 16m\n");
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      try (HostProcess proxy = HostProcess.start("locus-proxy-flood", List.of(java, "-Xmx256m", "-jar",
-          RunnableJarIT.jar().toString(), "--config", config.toString()), DIR.resolve("proxy.log"))) {
-        Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(20), proxy);
-        InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
-        try (BigClient c = new BigClient(address)) {
-          for (int i = 0; i < KEYS; i++) {
-            c.set("big:" + i, value("big:" + i));
-          }
+    try (MemcachedServers servers = MemcachedServers.start(2, big, DIR);
+        RunnableProxy proxy = RunnableProxy.start("locus-proxy-flood", DIR, servers.addresses(),
+            "local:\n  capacity_bytes: 16m\n", List.of("-Xmx256m"))) {
+      InetSocketAddress address = proxy.address;
+      try (BigClient c = new BigClient(address)) {
+        for (int i = 0; i < KEYS; i++) {
+          c.set("big:" + i, value("big:" + i));
         }
-        long before = rssKib(proxy.pid());
-        AtomicLong peak = new AtomicLong(before);
-        try (BigClient silent = new BigClient(address)) {
-          StringBuilder gets = new StringBuilder();
-          for (int i = 0; i < SILENT_GETS; i++) {
-            gets.append("get big:").append(i % KEYS).append("\r\n");
-          }
-          silent.out.write(gets.toString().getBytes(StandardCharsets.ISO_8859_1)); // 14 KB: one read for the proxy
-          silent.out.flush();
+      }
+      long before = proxy.rssKib();
+      AtomicLong peak = new AtomicLong(before);
+      try (BigClient silent = new BigClient(address)) {
+        StringBuilder gets = new StringBuilder();
+        for (int i = 0; i < SILENT_GETS; i++) {
+          gets.append("get big:").append(i % KEYS).append("\r\n");
+        }
+        silent.out.write(gets.toString().getBytes(StandardCharsets.ISO_8859_1)); // 14 KB: one read for the proxy
+        silent.out.flush();
 
-          AtomicReference<Throwable> failure = new AtomicReference<>();
-          AtomicLong floodOps = new AtomicLong();
-          List<Thread> flood = new ArrayList<>();
-          for (int t = 0; t < 4; t++) {
-            int id = t;
-            Thread th = new Thread(() -> {
-              try (BigClient c = new BigClient(address)) {
-                for (int i = 0; i < 40; i++) {
-                  String key = "flood:" + id + ":" + (i % 5);
-                  byte[] v = value(key + ":" + i);
-                  c.set(key, v);
-                  c.out.write(("get " + key + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                  c.out.flush();
-                  assertArrayEquals(v, c.readValue(key), key);
-                  floodOps.addAndGet(2);
-                }
-              } catch (Throwable e) {
-                failure.compareAndSet(null, e);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicLong floodOps = new AtomicLong();
+        List<Thread> flood = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+          int id = t;
+          Thread th = new Thread(() -> {
+            try (BigClient c = new BigClient(address)) {
+              for (int i = 0; i < 40; i++) {
+                String key = "flood:" + id + ":" + (i % 5);
+                byte[] v = value(key + ":" + i);
+                c.set(key, v);
+                c.out.write(("get " + key + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                c.out.flush();
+                assertArrayEquals(v, c.readValue(key), key);
+                floodOps.addAndGet(2);
               }
-            }, "flood-" + t);
-            th.start();
-            flood.add(th);
-          }
-          while (flood.stream().anyMatch(Thread::isAlive)) {
-            peak.accumulateAndGet(rssKib(proxy.pid()), Math::max);
-            Thread.sleep(50);
-          }
-          assertNull(failure.get(), () -> "flood client failed: " + failure.get());
-          for (int i = 0; i < 10; i++) { // the silent client still has not read a byte
-            peak.accumulateAndGet(rssKib(proxy.pid()), Math::max);
-            Thread.sleep(50);
-          }
-
-          long started = System.nanoTime();
-          for (int i = 0; i < SILENT_GETS; i++) {
-            String key = "big:" + (i % KEYS);
-            byte[] got = silent.readValue(key);
-            assertArrayEquals(value(key), got, "reply " + i + " of the silent client");
-            if (i % 100 == 0) {
-              peak.accumulateAndGet(rssKib(proxy.pid()), Math::max);
+            } catch (Throwable e) {
+              failure.compareAndSet(null, e);
             }
+          }, "flood-" + t);
+          th.start();
+          flood.add(th);
+        }
+        while (flood.stream().anyMatch(Thread::isAlive)) {
+          peak.accumulateAndGet(proxy.rssKib(), Math::max);
+          Thread.sleep(50);
+        }
+        assertNull(failure.get(), () -> "flood client failed: " + failure.get());
+        for (int i = 0; i < 10; i++) { // the silent client still has not read a byte
+          peak.accumulateAndGet(proxy.rssKib(), Math::max);
+          Thread.sleep(50);
+        }
+
+        long started = System.nanoTime();
+        for (int i = 0; i < SILENT_GETS; i++) {
+          String key = "big:" + (i % KEYS);
+          byte[] got = silent.readValue(key);
+          assertArrayEquals(value(key), got, "reply " + i + " of the silent client");
+          if (i % 100 == 0) {
+            peak.accumulateAndGet(proxy.rssKib(), Math::max);
           }
-          double seconds = (System.nanoTime() - started) / 1e9;
-          long growthMib = (peak.get() - before) / 1024;
-          System.out.printf("large-value flood: %d flood ops of 1 MB by 4 clients, a silent client's %d gets of 1 MB "
-              + "(%.1f GB) all read back in %.1f s; proxy RSS %d MiB before, peak %d MiB (+%d MiB)%n",
-              floodOps.get(), SILENT_GETS, SILENT_GETS * (double) VALUE / 1e9, seconds, before / 1024,
-              peak.get() / 1024, growthMib);
-          assertEquals(4 * 40 * 2, floodOps.get());
-          // Heap (256 MB), the pooled direct arenas and the JVM itself; the gigabyte of replies is never held.
-          assertTrue(peak.get() / 1024 < 640, "proxy RSS peak " + peak.get() / 1024 + " MiB");
         }
-        try (RawClient c = new RawClient(address)) {
-          assertEquals("STORED\r\nVALUE k 0 1\r\nx\r\nEND\r\n", c.exchange("set k 0 0 1\r\nx\r\nget k\r\n"),
-              "still serving");
-        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        long growthMib = (peak.get() - before) / 1024;
+        System.out.printf("large-value flood: %d flood ops of 1 MB by 4 clients, a silent client's %d gets of 1 MB "
+            + "(%.1f GB) all read back in %.1f s; proxy RSS %d MiB before, peak %d MiB (+%d MiB)%n",
+            floodOps.get(), SILENT_GETS, SILENT_GETS * (double) VALUE / 1e9, seconds, before / 1024,
+            peak.get() / 1024, growthMib);
+        assertEquals(4 * 40 * 2, floodOps.get());
+        // Heap (256 MB), the pooled direct arenas and the JVM itself; the gigabyte of replies is never held.
+        assertTrue(peak.get() / 1024 < 640, "proxy RSS peak " + peak.get() / 1024 + " MiB");
+      }
+      try (RawClient c = new RawClient(address)) {
+        assertEquals("STORED\r\nVALUE k 0 1\r\nx\r\nEND\r\n", c.exchange("set k 0 0 1\r\nx\r\nget k\r\n"),
+            "still serving");
       }
     }
   }

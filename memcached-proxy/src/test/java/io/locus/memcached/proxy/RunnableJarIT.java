@@ -4,13 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.locus.fixture.HostProcess;
-import io.locus.fixture.Ports;
 import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -29,22 +26,14 @@ class RunnableJarIT {
   @Test
   void shadedJar_servesClients_andStopsOnSigterm() throws Exception {
     Files.createDirectories(DIR);
-    try (MemcachedServers servers = MemcachedServers.start(2, MemcachedConfig.DEFAULTS, DIR)) {
-      int port = Ports.freeLoopbackPort();
-      Path config = DIR.resolve("proxy.yaml");
-      Files.writeString(config, "listen: 127.0.0.1:" + port + "\npool:\n  servers: [\"" + servers.get(0).hostPort()
-          + ":1\", \"" + servers.get(1).hostPort() + ":1\"]\n");
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      try (HostProcess proxy = HostProcess.start("locus-proxy", List.of(java, "-jar", jar().toString(), "--config",
-          config.toString()), DIR.resolve("proxy.log"))) {
-        Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(20), proxy);
-        try (RawClient c = new RawClient(new java.net.InetSocketAddress("127.0.0.1", port))) {
-          assertEquals("STORED\r\nVALUE k 0 1\r\nv\r\nEND\r\n", c.exchange("set k 0 0 1\r\nv\r\nget k\r\n"));
-        }
-        proxy.close();
-        assertEquals(0, proxy.exitCode() == 143 ? 0 : proxy.exitCode(), "exit code after SIGTERM");
-        assertFalse(proxy.isAlive());
+    try (MemcachedServers servers = MemcachedServers.start(2, MemcachedConfig.DEFAULTS, DIR);
+        RunnableProxy proxy = RunnableProxy.start("locus-proxy", DIR, servers.addresses(), "", List.of())) {
+      try (RawClient c = new RawClient(proxy.address)) {
+        assertEquals("STORED\r\nVALUE k 0 1\r\nv\r\nEND\r\n", c.exchange("set k 0 0 1\r\nv\r\nget k\r\n"));
       }
+      proxy.close();
+      assertEquals(0, proxy.process.exitCode() == 143 ? 0 : proxy.process.exitCode(), "exit code after SIGTERM");
+      assertFalse(proxy.process.isAlive());
     }
   }
 
