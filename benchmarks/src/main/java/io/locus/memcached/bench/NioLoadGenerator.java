@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
  * a reactor thread ({@link Selector}) reads the replies. Each connection has at most one request in flight, so a fast
  * reply (a refusal, an in-proxy cache hit) is never held behind a slow one on the same connection (memcached's text
  * protocol answers a connection's requests in order). Connections are opened on demand up to
- * {@link LoadGenerator.Settings#connections()} per endpoint; with all of them busy a request waits in the generator in
+ * {@link LoadGenerator.Settings#connections()} in all (split evenly over the endpoints); with all of an endpoint's busy a request waits in the generator in
  * arrival order, and that wait is part of its latency (measured from the intended start, as in {@link LoadGenerator}).
  *
  * <p>Why not {@link LoadGenerator} with a rate: there each of its threads owns one connection and draws its own
@@ -33,7 +33,7 @@ import java.util.concurrent.locks.LockSupport;
  * (generator-side head-of-line blocking) and are charged to the proxy; a population of independent clients would not
  * wait. Enough threads to avoid it (hundreds) overload a 2-core machine.
  *
- * <p>Accounting: a request counts when its intended start lies in the measured window; after the window the
+ * <p>The rate ramps up over the first half of the warm-up (see {@code gap}). Accounting: a request counts when its intended start lies in the measured window; after the window the
  * generator sends nothing new and waits up to {@link #DRAIN_NANOS} for the answers. A counted request still unanswered
  * then is recorded by {@link OpStats#recordUnanswered} (a missed deadline, no latency sample), so a row whose backlog
  * never drains is not flattered by leaving its slowest requests out. A get that misses is followed by a set of the
@@ -93,9 +93,11 @@ public final class NioLoadGenerator {
             reactor.join(10_000);
         }
         long unanswered = run.recordUnanswered();
-        lastSummary = String.format(java.util.Locale.ROOT, "%s: %d connections opened, %d requests waited for a free "
-                + "connection, %d of the window unanswered %d ms after it", target.label(), run.opened.get(),
-                run.waited.get(), unanswered, DRAIN_NANOS / 1_000_000);
+        lastSummary = String.format(java.util.Locale.ROOT, "%s: %d connections opened, %d requests of the window waited "
+                + "for a free connection, %d of the window unanswered %d ms after it; send lag behind the intended "
+                + "start p50 %d us, p99 %d us, max %d us", target.label(), run.opened.get(), run.waited.get(),
+                unanswered, DRAIN_NANOS / 1_000_000, run.lagMicros.getValueAtPercentile(50),
+                run.lagMicros.getValueAtPercentile(99), run.lagMicros.getMaxValue());
         List<OpStats> merged = new ArrayList<>();
         for (int t = 0; t < tenants; t++) {
             OpStats sum = new OpStats();
@@ -273,6 +275,8 @@ public final class NioLoadGenerator {
         final AtomicLong pendingMeasured = new AtomicLong();
         final AtomicLong opened = new AtomicLong();
         final AtomicLong waited = new AtomicLong();
+        /** Send time minus intended time of the window's requests sent by the dispatcher, µs: the generator's lag. */
+        final org.HdrHistogram.Histogram lagMicros = new org.HdrHistogram.Histogram(60_000_000L, 2);
         volatile boolean stopped;
 
         Run(LoadGenerator.Target target, LoadGenerator.Settings settings, int tenants, long measureFrom, long end)
@@ -282,8 +286,9 @@ public final class NioLoadGenerator {
             this.measureFrom = measureFrom;
             this.end = end;
             this.selector = Selector.open();
-            for (int i = 0; i < target.endpoints().size(); i++) {
-                pools.add(new Pool<>(settings.connections()));
+            int endpoints = target.endpoints().size();
+            for (int i = 0; i < endpoints; i++) {
+                pools.add(new Pool<>((settings.connections() + endpoints - 1) / endpoints));
             }
             stats = new OpStats[tenants];
             dispatcherStats = new OpStats[tenants];
@@ -297,7 +302,8 @@ public final class NioLoadGenerator {
         /** The dispatcher: Poisson arrivals at the total rate until the window ends. */
         void dispatch(KeySource.Cursor cursor, SplittableRandom random, long start) {
             double meanGapNanos = 1e9 / settings.ratePerSecond();
-            long intended = start + (long) (-Math.log(1 - random.nextDouble()) * meanGapNanos);
+            long rampEnd = start + settings.warmupNanos() / 2;
+            long intended = start + gap(random, meanGapNanos, start, start, rampEnd);
             int endpoints = target.endpoints().size();
             Object[] out = new Object[1];
             while (intended < end) {
@@ -315,7 +321,10 @@ public final class NioLoadGenerator {
                 int endpoint = endpoints == 1 ? 0 : LoadGenerator.endpointOf(access.key(), endpoints);
                 Pool<Conn> pool = pools.get(endpoint);
                 switch (pool.take(request, out)) {
-                    case USE_IDLE -> send((Conn) out[0], request, dispatcherStats);
+                    case USE_IDLE -> {
+                        send((Conn) out[0], request, dispatcherStats);
+                        lag(request);
+                    }
                     case OPEN_NEW -> {
                         Conn c = connect(endpoint);
                         if (c == null) {
@@ -323,12 +332,35 @@ public final class NioLoadGenerator {
                             failed(request, dispatcherStats);
                         } else {
                             send(c, request, dispatcherStats);
+                            lag(request);
                         }
                     }
-                    case WAIT -> waited.incrementAndGet();
+                    case WAIT -> {
+                        if (measured) {
+                            waited.incrementAndGet();
+                        }
+                    }
                     default -> throw new IllegalStateException();
                 }
-                intended += (long) (-Math.log(1 - random.nextDouble()) * meanGapNanos);
+                intended += gap(random, meanGapNanos, intended, start, rampEnd);
+            }
+        }
+
+        /**
+         * The next exponential inter-arrival gap. During the first half of the warm-up the rate ramps from 10 % to
+         * 100 %: a cold proxy (interpreted code, connections still opening) hit at once with the full overload rate
+         * builds a backlog in its first seconds that it may drain only inside the measured window, which would then
+         * measure the start-up, not the steady state.
+         */
+        private long gap(SplittableRandom random, double meanGapNanos, long now, long start, long rampEnd) {
+            double scale = now >= rampEnd ? 1 : 0.1 + 0.9 * (now - start) / (double) (rampEnd - start);
+            return (long) (-Math.log(1 - random.nextDouble()) * meanGapNanos / Math.max(0.1, scale));
+        }
+
+        private void lag(Request request) {
+            if (request.measured) {
+                lagMicros.recordValue(Math.max(0, Math.min(60_000_000L,
+                        (System.nanoTime() - request.intendedNanos) / 1000)));
             }
         }
 

@@ -45,7 +45,8 @@ public final class ProxyBench implements Callable<Integer> {
     Integer warmup;
 
     @Option(names = "--connections", description = "client connections: threads of the threads generator (default 32); "
-            + "with the nio generator, the most connections per endpoint, opened on demand (default 256)")
+            + "with the nio generator, the most connections in all (split over the endpoints), opened on demand "
+            + "(default 512)")
     Integer connections;
 
     @Option(names = "--generator", description = "threads: one thread per connection, one request in flight (closed "
@@ -153,7 +154,7 @@ public final class ProxyBench implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--generator " + generatorKind
                     + " with --rate " + rate + " (expected: threads, or nio with --rate > 0)");
         }
-        int conns = connections != null ? connections : generatorKind.equals("nio") ? 256 : 32;
+        int conns = connections != null ? connections : generatorKind.equals("nio") ? 512 : 32;
         Path jar = proxyJar != null ? proxyJar : defaultJar();
         if (wanted.stream().anyMatch(r -> r.startsWith("locus")) && !Files.isRegularFile(jar)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--proxy-jar: " + jar.toAbsolutePath()
@@ -170,8 +171,8 @@ public final class ProxyBench implements Callable<Integer> {
         LoadGenerator.Settings settings = new LoadGenerator.Settings(conns, rate, getFraction, seed,
                 warm * 1_000_000_000L, measure * 1_000_000_000L, emulation);
         String load = generatorKind.equals("nio") ? String.format(Locale.ROOT, "open loop (one Poisson stream) at %.0f "
-                + "ops/s, nio generator: each request sent at its arrival on an idle connection (at most %d per "
-                + "endpoint, one request in flight each), else it waits in the generator", rate, conns)
+                + "ops/s, nio generator: each request sent at its arrival on an idle connection (at most %d in all, "
+                + "one request in flight each), else it waits in the generator", rate, conns)
                 : rate > 0 ? String.format(Locale.ROOT, "open loop (Poisson per thread) at %.0f ops/s over %d "
                 + "connections, one request in flight each", rate, conns)
                 : "closed loop, " + conns + " connections, one request in flight each";

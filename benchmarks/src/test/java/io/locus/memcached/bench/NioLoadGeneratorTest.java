@@ -89,7 +89,7 @@ class NioLoadGeneratorTest {
             assertEquals(0, s.unanswered(), "every reply of the window came within the drain: "
                     + generator.lastSummary());
             assertEquals(s.gets, s.deadlineGets(), "every gold key has a deadline");
-            assertTrue(generator.lastSummary().contains(" 0 requests waited"), generator.lastSummary());
+            assertTrue(generator.lastSummary().contains(" 0 requests of the window waited"), generator.lastSummary());
             assertTrue(server.connections.get() >= 2 && server.connections.get() <= 64,
                     "connections opened on demand, at most the pool: " + server.connections.get());
 
