@@ -99,6 +99,12 @@ public final class ProxyBench implements Callable<Integer> {
             + "e.g. --proxy-set 'io_threads: 1'")
     List<String> proxySet = new ArrayList<>();
 
+    @Option(names = "--busy-loops", description = "start this many 'nice -n 19' busy loops for the run (default "
+            + "${DEFAULT-VALUE}). Why: on a Firecracker VM an idle vCPU halts and waking it costs 1-2 ms, which at "
+            + "low load dominates every row's latency; lowest-priority spinners keep the vCPUs awake and yield to "
+            + "any real work", defaultValue = "0")
+    int busyLoops;
+
     @Option(names = "--out", description = "output directory (default benchmarks/target/bench)")
     Path out;
 
@@ -135,11 +141,11 @@ public final class ProxyBench implements Callable<Integer> {
         int warm = warmup != null ? warmup : quick ? 3 : 10;
         long keysEach = keysPerTenant != null ? keysPerTenant : quick ? 5000 : 50_000;
         if (measure < 1 || warm < 0 || keysEach < 1 || backends < 1 || backends > 16 || localFraction < 0
-                || localFraction > 1) {
+                || localFraction > 1 || busyLoops < 0 || busyLoops > 8) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--seconds " + measure + ", --warmup "
                     + warm + ", --keys-per-tenant " + keysEach + ", --backends " + backends + ", --local-fraction "
-                    + localFraction + " (expected: seconds >= 1, warm-up >= 0, keys >= 1, backends 1..16, "
-                    + "local fraction 0..1)");
+                    + localFraction + ", --busy-loops " + busyLoops + " (expected: seconds >= 1, warm-up >= 0, keys >= 1, "
+                    + "backends 1..16, local fraction 0..1, busy loops 0..8)");
         }
         List<String> wanted = rows != null ? rows
                 : List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls");
@@ -195,13 +201,21 @@ public final class ProxyBench implements Callable<Integer> {
         stdout.println("# rows: direct = clients straight to the (shimmed) memcached servers, key placement by FNV-1a "
                 + "mod n; twemproxy = nutcracker, ketama + fnv1a_64; " + java.util.Arrays.stream(LocusMode.values())
                 .map(m -> m.label() + " = " + m.description()).collect(java.util.stream.Collectors.joining("; ")));
-        stdout.println("# load average before: " + loadAverage());
+        stdout.println("# load average before: " + loadAverage() + (busyLoops > 0 ? "; " + busyLoops
+                + " 'nice -n 19' busy loops keep the vCPUs awake during the run (--busy-loops)" : ""));
         stdout.flush();
 
         long distinct = keys.distinctKeys();
         int megabytes = (int) Math.min(4096, Math.max(64, distinct * 1200 / (1 << 20)));
         Generator generator = Generator.of(generatorKind);
         List<SlowShim> shims = new ArrayList<>();
+        List<Process> spinners = new ArrayList<>();
+        for (int i = 0; i < busyLoops; i++) {
+            Process spinner = new ProcessBuilder("nice", "-n", "19", "sh", "-c", "while :; do :; done")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            spinners.add(spinner);
+            pidsStarted.add(spinner.pid());
+        }
         int failures = 0;
         try (MemcachedServers servers = MemcachedServers.start(backends,
                 MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
@@ -267,7 +281,8 @@ public final class ProxyBench implements Callable<Integer> {
                         c[1] / 1e9));
             }
             for (String line : cpuLines) {
-                stdout.println(line.startsWith("stats deadline ") || line.startsWith("generator ") ? "# " + line
+                stdout.println(line.startsWith("stats deadline ") || line.startsWith("generator ")
+                        || line.startsWith("clocks ") ? "# " + line
                         : "# proxy CPU " + line);
             }
             stdout.println("# load average after: " + loadAverage());
@@ -283,6 +298,10 @@ public final class ProxyBench implements Callable<Integer> {
             servers.servers().forEach(s -> pidsStarted.addAll(s.pidsStarted()));
         } finally {
             shims.forEach(SlowShim::close);
+            for (Process spinner : spinners) {
+                spinner.destroyForcibly();
+                spinner.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+            }
         }
         return failures == 0 ? 0 : 1;
     }
@@ -338,10 +357,27 @@ public final class ProxyBench implements Callable<Integer> {
                     pidsStarted.add(proxy.pid());
                     Map<String, String> before = proxy.stats();
                     ProcessCpu cpu = ProcessCpu.start(proxy.pid(), generator::completed, settings.warmupNanos());
+                    // The proxy's own counters at the start of the measured window, to compare clocks over it.
+                    java.util.concurrent.atomic.AtomicReference<Map<String, String>> atMeasure =
+                            new java.util.concurrent.atomic.AtomicReference<>(Map.of());
+                    Thread snapshot = new Thread(() -> {
+                        try {
+                            Thread.sleep(settings.warmupNanos() / 1_000_000 + 50);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        atMeasure.set(proxy.stats());
+                    }, "bench-stats-snapshot");
+                    snapshot.setDaemon(true);
+                    snapshot.start();
                     LoadGenerator.Result result = measured(tag, generator, settings, () -> generator.run(
                             new LoadGenerator.Target(row, List.of(proxy.address())), keys, settings));
                     cpuLines.add(cpu.line(row));
                     Map<String, String> after = proxy.stats();
+                    String clocks = clockLine(row, keys.tenants(), result, generator, atMeasure.get(), after);
+                    if (clocks != null) {
+                        cpuLines.add(clocks);
+                    }
                     Map<String, String> deadline = proxy.stats("stats deadline");
                     if (!deadline.isEmpty() && !deadline.containsKey("mode")) {
                         // The proxy's own view of the row (its clock, one I/O thread's schedulers), for reading misses.
@@ -354,6 +390,31 @@ public final class ProxyBench implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * The tightest tenant's admitted-met fraction over the measured window by three clocks: the client's from the
+     * intended start (the table's), the client's from the send (without the generator's own lag; nio generator only),
+     * and the proxy's ({@code locus_tenant:<id>:deadlines_met/missed} of its {@code stats}, from reading the request
+     * to completing the reply, differenced over the window). Null if the proxy has no such counters.
+     */
+    static String clockLine(String row, List<TenantProfile> tenants, LoadGenerator.Result result, Generator generator,
+            Map<String, String> atMeasure, Map<String, String> after) {
+        int t = DeadlineReport.tightestTenant(tenants);
+        String p = "locus_tenant:" + tenants.get(t).name() + ":";
+        if (!after.containsKey(p + "deadlines_met") || !atMeasure.containsKey(p + "deadlines_met")) {
+            return null;
+        }
+        long met = Long.parseLong(after.get(p + "deadlines_met")) - Long.parseLong(atMeasure.get(p + "deadlines_met"));
+        long missed = Long.parseLong(after.get(p + "deadlines_missed"))
+                - Long.parseLong(atMeasure.get(p + "deadlines_missed"));
+        OpStats s = result.perTenant().get(t);
+        long admitted = s.deadlineGets() - s.deadlineRejected();
+        return String.format(Locale.ROOT, "clocks %s %s admitted met: client from the intended start %.1f%%, client "
+                + "from the send %.1f%%, proxy %.1f%% (%d met, %d missed by its clock over the window)", row,
+                tenants.get(t).name(), admitted == 0 ? Double.NaN : 100.0 * s.deadlinesMet() / admitted,
+                100 * generator.admittedMetFromSend(t), met + missed == 0 ? Double.NaN : 100.0 * met / (met + missed),
+                met, missed);
     }
 
     /** Each row's p50 and p99 minus direct memcached's, microseconds (from the same histograms as the table). */
@@ -425,6 +486,11 @@ public final class ProxyBench implements Callable<Integer> {
         /** One line about the last run, or empty. */
         String summary();
 
+        /** See {@link NioLoadGenerator#admittedMetFromSend}; NaN where not measured. */
+        default double admittedMetFromSend(int tenant) {
+            return Double.NaN;
+        }
+
         static Generator of(String kind) {
             if (kind.equals("nio")) {
                 NioLoadGenerator nio = new NioLoadGenerator();
@@ -440,6 +506,10 @@ public final class ProxyBench implements Callable<Integer> {
 
                     public String summary() {
                         return nio.lastSummary();
+                    }
+
+                    public double admittedMetFromSend(int tenant) {
+                        return nio.admittedMetFromSend(tenant);
                     }
                 };
             }
