@@ -410,11 +410,12 @@ public final class ProxyBench implements Callable<Integer> {
                 - Long.parseLong(atMeasure.get(p + "deadlines_missed"));
         OpStats s = result.perTenant().get(t);
         long admitted = s.deadlineGets() - s.deadlineRejected();
-        return String.format(Locale.ROOT, "clocks %s %s admitted met: client from the intended start %.1f%%, client "
-                + "from the send %.1f%%, proxy %.1f%% (%d met, %d missed by its clock over the window)", row,
-                tenants.get(t).name(), admitted == 0 ? Double.NaN : 100.0 * s.deadlinesMet() / admitted,
-                100 * generator.admittedMetFromSend(t), met + missed == 0 ? Double.NaN : 100.0 * met / (met + missed),
-                met, missed);
+        double fromSend = generator.admittedMetFromSend(t);
+        return String.format(Locale.ROOT, "clocks %s %s admitted met: client from the intended start %.1f%%, %sproxy "
+                + "%.1f%% (%d met, %d missed by its clock over the window)", row, tenants.get(t).name(),
+                admitted == 0 ? Double.NaN : 100.0 * s.deadlinesMet() / admitted, Double.isNaN(fromSend) ? ""
+                        : String.format(Locale.ROOT, "client from the send %.1f%%, ", 100 * fromSend),
+                met + missed == 0 ? Double.NaN : 100.0 * met / (met + missed), met, missed);
     }
 
     /** Each row's p50 and p99 minus direct memcached's, microseconds (from the same histograms as the table). */
