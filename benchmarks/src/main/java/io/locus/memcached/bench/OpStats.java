@@ -23,6 +23,8 @@ public final class OpStats {
     final long[] met = new long[3];
     /** Gets with a deadline that the proxy refused up front (admission control), per range. */
     final long[] deadlineRejected = new long[3];
+    /** Requests of the window still without a reply when the generator stopped waiting ({@link NioLoadGenerator}). */
+    long unanswered;
 
     /** Records a get. {@code outcome}: its reply; {@code deadlineNanos} < 0 for best-effort. */
     void recordGet(long latencyNanos, Reply outcome, DeadlineRange range, long deadlineNanos) {
@@ -42,6 +44,17 @@ public final class OpStats {
             if (outcome == Reply.REJECTED) {
                 deadlineRejected[range.ordinal()]++;
             }
+        }
+    }
+
+    /**
+     * Records a request that got no reply before the generator stopped waiting: not an op and no latency sample (its
+     * latency is unknown), but a get with a deadline counts as one whose deadline was missed.
+     */
+    void recordUnanswered(boolean get, DeadlineRange range) {
+        unanswered++;
+        if (get && range != DeadlineRange.BEST_EFFORT) {
+            deadlineGets[range.ordinal()]++;
         }
     }
 
@@ -68,6 +81,7 @@ public final class OpStats {
         sets += other.sets;
         rejected += other.rejected;
         errors += other.errors;
+        unanswered += other.unanswered;
         for (int r = 0; r < 3; r++) {
             deadlineGets[r] += other.deadlineGets[r];
             met[r] += other.met[r];
@@ -110,6 +124,11 @@ public final class OpStats {
     /** Gets with a deadline refused up front, all ranges. */
     public long deadlineRejected() {
         return deadlineRejected[0] + deadlineRejected[1] + deadlineRejected[2];
+    }
+
+    /** Requests of the measured window never answered (see {@link #recordUnanswered}). */
+    public long unanswered() {
+        return unanswered;
     }
 
     /** Rejected / requests, or NaN without requests. */

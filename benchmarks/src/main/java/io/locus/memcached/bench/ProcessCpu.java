@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * CPU time a proxy process spent per request over the measured part of one row, from {@code /proc/<pid>/stat}. Why:
@@ -15,11 +16,11 @@ final class ProcessCpu {
     private static final double TICKS_PER_SECOND = 100;
 
     private final long pid;
-    private final LoadGenerator generator;
+    private final LongSupplier generator;
     private volatile long[] before = {-1, -1};
     private volatile long opsBefore;
 
-    private ProcessCpu(long pid, LoadGenerator generator) {
+    private ProcessCpu(long pid, LongSupplier generator) {
         this.pid = pid;
         this.generator = generator;
     }
@@ -28,7 +29,7 @@ final class ProcessCpu {
      * Starts counting once {@code warmupNanos} (plus the generator's 50 ms start delay) have passed, so the JIT
      * compiling the proxy's hot path during the warm-up is not charged to its requests.
      */
-    static ProcessCpu start(long pid, LoadGenerator generator, long warmupNanos) {
+    static ProcessCpu start(long pid, LongSupplier generator, long warmupNanos) {
         ProcessCpu cpu = new ProcessCpu(pid, generator);
         Thread t = new Thread(() -> {
             try {
@@ -36,7 +37,7 @@ final class ProcessCpu {
             } catch (InterruptedException e) {
                 return;
             }
-            cpu.opsBefore = generator.completed();
+            cpu.opsBefore = generator.getAsLong();
             cpu.before = ticks(pid);
         }, "bench-cpu-" + pid);
         t.setDaemon(true);
@@ -59,7 +60,7 @@ final class ProcessCpu {
     /** {@code <row>: <µs>/op (user <µs>, system <µs>) over <n> requests}, or why not. */
     String line(String row) {
         long[] after = ticks(pid);
-        long ops = generator.completed() - opsBefore;
+        long ops = generator.getAsLong() - opsBefore;
         if (before[0] < 0 || after[0] < 0 || ops <= 0) {
             return row + ": not measured";
         }

@@ -44,8 +44,15 @@ public final class ProxyBench implements Callable<Integer> {
     @Option(names = "--warmup", description = "warm-up seconds per row (default 10, quick 3)")
     Integer warmup;
 
-    @Option(names = "--connections", description = "client connections (default ${DEFAULT-VALUE})", defaultValue = "32")
-    int connections;
+    @Option(names = "--connections", description = "client connections: threads of the threads generator (default 32); "
+            + "with the nio generator, the most connections in all (split over the endpoints), opened on demand "
+            + "(default 512)")
+    Integer connections;
+
+    @Option(names = "--generator", description = "threads: one thread per connection, one request in flight (closed "
+            + "loop, or Poisson per thread with --rate); nio: open loop only, one Poisson stream sent on idle "
+            + "connections of a pool by two threads (faithful at overload). Default: nio with --rate, else threads")
+    String generatorName;
 
     @Option(names = "--rate", description = "target ops/s over all connections, Poisson; 0 = closed loop "
             + "(default ${DEFAULT-VALUE})", defaultValue = "0")
@@ -92,6 +99,12 @@ public final class ProxyBench implements Callable<Integer> {
             + "e.g. --proxy-set 'io_threads: 1'")
     List<String> proxySet = new ArrayList<>();
 
+    @Option(names = "--busy-loops", description = "start this many 'nice -n 19' busy loops for the run (default "
+            + "${DEFAULT-VALUE}). Why: on a Firecracker VM an idle vCPU halts and waking it costs 1-2 ms, which at "
+            + "low load dominates every row's latency; lowest-priority spinners keep the vCPUs awake and yield to "
+            + "any real work", defaultValue = "0")
+    int busyLoops;
+
     @Option(names = "--out", description = "output directory (default benchmarks/target/bench)")
     Path out;
 
@@ -128,11 +141,11 @@ public final class ProxyBench implements Callable<Integer> {
         int warm = warmup != null ? warmup : quick ? 3 : 10;
         long keysEach = keysPerTenant != null ? keysPerTenant : quick ? 5000 : 50_000;
         if (measure < 1 || warm < 0 || keysEach < 1 || backends < 1 || backends > 16 || localFraction < 0
-                || localFraction > 1) {
+                || localFraction > 1 || busyLoops < 0 || busyLoops > 8) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--seconds " + measure + ", --warmup "
                     + warm + ", --keys-per-tenant " + keysEach + ", --backends " + backends + ", --local-fraction "
-                    + localFraction + " (expected: seconds >= 1, warm-up >= 0, keys >= 1, backends 1..16, "
-                    + "local fraction 0..1)");
+                    + localFraction + ", --busy-loops " + busyLoops + " (expected: seconds >= 1, warm-up >= 0, keys >= 1, "
+                    + "backends 1..16, local fraction 0..1, busy loops 0..8)");
         }
         List<String> wanted = rows != null ? rows
                 : List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls");
@@ -142,6 +155,12 @@ public final class ProxyBench implements Callable<Integer> {
                         + "\" (expected: direct, twemproxy, locus, locus-dlc, locus-dlc-dls)");
             }
         }
+        String generatorKind = generatorName != null ? generatorName : rate > 0 ? "nio" : "threads";
+        if (!List.of("threads", "nio").contains(generatorKind) || generatorKind.equals("nio") && !(rate > 0)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--generator " + generatorKind
+                    + " with --rate " + rate + " (expected: threads, or nio with --rate > 0)");
+        }
+        int conns = connections != null ? connections : generatorKind.equals("nio") ? 512 : 32;
         Path jar = proxyJar != null ? proxyJar : defaultJar();
         if (wanted.stream().anyMatch(r -> r.startsWith("locus")) && !Files.isRegularFile(jar)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--proxy-jar: " + jar.toAbsolutePath()
@@ -155,10 +174,14 @@ public final class ProxyBench implements Callable<Integer> {
 
         KeySource keys = trace != null ? TraceKeys.read(trace, traceLimit)
                 : new ZipfKeys(TenantProfile.defaults(), keysEach);
-        LoadGenerator.Settings settings = new LoadGenerator.Settings(connections, rate, getFraction, seed,
+        LoadGenerator.Settings settings = new LoadGenerator.Settings(conns, rate, getFraction, seed,
                 warm * 1_000_000_000L, measure * 1_000_000_000L, emulation);
-        String load = rate > 0 ? String.format(Locale.ROOT, "open loop (Poisson) at %.0f ops/s over %d connections",
-                rate, connections) : "closed loop, " + connections + " connections, one request in flight each";
+        String load = generatorKind.equals("nio") ? String.format(Locale.ROOT, "open loop (one Poisson stream) at %.0f "
+                + "ops/s, nio generator: each request sent at its arrival on an idle connection (at most %d in all, "
+                + "one request in flight each), else it waits in the generator", rate, conns)
+                : rate > 0 ? String.format(Locale.ROOT, "open loop (Poisson per thread) at %.0f ops/s over %d "
+                + "connections, one request in flight each", rate, conns)
+                : "closed loop, " + conns + " connections, one request in flight each";
 
         stdout.println("# Locus memcached proxy benchmark, " + Instant.now());
         stdout.println("# backends: " + backends + " x memcached (-t 1), preloaded with every key; emulation: "
@@ -178,13 +201,21 @@ public final class ProxyBench implements Callable<Integer> {
         stdout.println("# rows: direct = clients straight to the (shimmed) memcached servers, key placement by FNV-1a "
                 + "mod n; twemproxy = nutcracker, ketama + fnv1a_64; " + java.util.Arrays.stream(LocusMode.values())
                 .map(m -> m.label() + " = " + m.description()).collect(java.util.stream.Collectors.joining("; ")));
-        stdout.println("# load average before: " + loadAverage());
+        stdout.println("# load average before: " + loadAverage() + (busyLoops > 0 ? "; " + busyLoops
+                + " 'nice -n 19' busy loops keep the vCPUs awake during the run (--busy-loops)" : ""));
         stdout.flush();
 
         long distinct = keys.distinctKeys();
         int megabytes = (int) Math.min(4096, Math.max(64, distinct * 1200 / (1 << 20)));
-        LoadGenerator generator = new LoadGenerator();
+        Generator generator = Generator.of(generatorKind);
         List<SlowShim> shims = new ArrayList<>();
+        List<Process> spinners = new ArrayList<>();
+        for (int i = 0; i < busyLoops; i++) {
+            Process spinner = new ProcessBuilder("nice", "-n", "19", "sh", "-c", "while :; do :; done")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            spinners.add(spinner);
+            pidsStarted.add(spinner.pid());
+        }
         int failures = 0;
         try (MemcachedServers servers = MemcachedServers.start(backends,
                 MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
@@ -250,14 +281,16 @@ public final class ProxyBench implements Callable<Integer> {
                         c[1] / 1e9));
             }
             for (String line : cpuLines) {
-                stdout.println(line.startsWith("stats deadline ") ? "# " + line : "# proxy CPU " + line);
+                stdout.println(line.startsWith("stats deadline ") || line.startsWith("generator ")
+                        || line.startsWith("clocks ") ? "# " + line
+                        : "# proxy CPU " + line);
             }
             stdout.println("# load average after: " + loadAverage());
             Files.writeString(dir.resolve("proxy-bench.txt"), table);
             Files.writeString(dir.resolve("proxy-bench.csv"), ResultTable.csv(results, keys.tenants()));
             try {
                 Path png = Charts.write(results, keys.tenants(), dir, "memcached proxy, " + emulation.name()
-                        .toLowerCase(Locale.ROOT) + ", " + connections + " connections");
+                        .toLowerCase(Locale.ROOT) + ", " + conns + " connections");
                 stdout.println("# written: " + dir.resolve("proxy-bench.csv") + ", " + png);
             } catch (IOException | RuntimeException | Error e) {
                 stdout.println("# written: " + dir.resolve("proxy-bench.csv") + " (no chart: " + e + ")");
@@ -265,12 +298,16 @@ public final class ProxyBench implements Callable<Integer> {
             servers.servers().forEach(s -> pidsStarted.addAll(s.pidsStarted()));
         } finally {
             shims.forEach(SlowShim::close);
+            for (Process spinner : spinners) {
+                spinner.destroyForcibly();
+                spinner.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+            }
         }
         return failures == 0 ? 0 : 1;
     }
 
     private RowResult runRow(String row, String tag, Path jar, Path hosts, KeySource keys,
-            LoadGenerator.Settings settings, LoadGenerator generator, List<InetSocketAddress> backendAddresses,
+            LoadGenerator.Settings settings, Generator generator, List<InetSocketAddress> backendAddresses,
             long localCapacity) throws InterruptedException {
         switch (row) {
             case "direct":
@@ -284,7 +321,7 @@ public final class ProxyBench implements Callable<Integer> {
                 }
                 try (Nutcracker nutcracker = builder.start()) {
                     pidsStarted.add(nutcracker.pid());
-                    ProcessCpu cpu = ProcessCpu.start(nutcracker.pid(), generator, settings.warmupNanos());
+                    ProcessCpu cpu = ProcessCpu.start(nutcracker.pid(), generator::completed, settings.warmupNanos());
                     LoadGenerator.Result result = measured(tag, generator, settings,
                             () -> generator.run(new LoadGenerator.Target(row, List.of(nutcracker.address())), keys,
                                     settings));
@@ -319,11 +356,28 @@ public final class ProxyBench implements Callable<Integer> {
                         proxyJvmArgs.stream().map(a -> a.replace("{row}", row)).toList())) {
                     pidsStarted.add(proxy.pid());
                     Map<String, String> before = proxy.stats();
-                    ProcessCpu cpu = ProcessCpu.start(proxy.pid(), generator, settings.warmupNanos());
+                    ProcessCpu cpu = ProcessCpu.start(proxy.pid(), generator::completed, settings.warmupNanos());
+                    // The proxy's own counters at the start of the measured window, to compare clocks over it.
+                    java.util.concurrent.atomic.AtomicReference<Map<String, String>> atMeasure =
+                            new java.util.concurrent.atomic.AtomicReference<>(Map.of());
+                    Thread snapshot = new Thread(() -> {
+                        try {
+                            Thread.sleep(settings.warmupNanos() / 1_000_000 + 50);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        atMeasure.set(proxy.stats());
+                    }, "bench-stats-snapshot");
+                    snapshot.setDaemon(true);
+                    snapshot.start();
                     LoadGenerator.Result result = measured(tag, generator, settings, () -> generator.run(
                             new LoadGenerator.Target(row, List.of(proxy.address())), keys, settings));
                     cpuLines.add(cpu.line(row));
                     Map<String, String> after = proxy.stats();
+                    String clocks = clockLine(row, keys.tenants(), result, generator, atMeasure.get(), after);
+                    if (clocks != null) {
+                        cpuLines.add(clocks);
+                    }
                     Map<String, String> deadline = proxy.stats("stats deadline");
                     if (!deadline.isEmpty() && !deadline.containsKey("mode")) {
                         // The proxy's own view of the row (its clock, one I/O thread's schedulers), for reading misses.
@@ -336,6 +390,32 @@ public final class ProxyBench implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * The tightest tenant's admitted-met fraction over the measured window by three clocks: the client's from the
+     * intended start (the table's), the client's from the send (without the generator's own lag; nio generator only),
+     * and the proxy's ({@code locus_tenant:<id>:deadlines_met/missed} of its {@code stats}, from reading the request
+     * to completing the reply, differenced over the window). Null if the proxy has no such counters.
+     */
+    static String clockLine(String row, List<TenantProfile> tenants, LoadGenerator.Result result, Generator generator,
+            Map<String, String> atMeasure, Map<String, String> after) {
+        int t = DeadlineReport.tightestTenant(tenants);
+        String p = "locus_tenant:" + tenants.get(t).name() + ":";
+        if (!after.containsKey(p + "deadlines_met") || !atMeasure.containsKey(p + "deadlines_met")) {
+            return null;
+        }
+        long met = Long.parseLong(after.get(p + "deadlines_met")) - Long.parseLong(atMeasure.get(p + "deadlines_met"));
+        long missed = Long.parseLong(after.get(p + "deadlines_missed"))
+                - Long.parseLong(atMeasure.get(p + "deadlines_missed"));
+        OpStats s = result.perTenant().get(t);
+        long admitted = s.deadlineGets() - s.deadlineRejected();
+        double fromSend = generator.admittedMetFromSend(t);
+        return String.format(Locale.ROOT, "clocks %s %s admitted met: client from the intended start %.1f%%, %sproxy "
+                + "%.1f%% (%d met, %d missed by its clock over the window)", row, tenants.get(t).name(),
+                admitted == 0 ? Double.NaN : 100.0 * s.deadlinesMet() / admitted, Double.isNaN(fromSend) ? ""
+                        : String.format(Locale.ROOT, "client from the send %.1f%%, ", 100 * fromSend),
+                met + missed == 0 ? Double.NaN : 100.0 * met / (met + missed), met, missed);
     }
 
     /** Each row's p50 and p99 minus direct memcached's, microseconds (from the same histograms as the table). */
@@ -360,7 +440,7 @@ public final class ProxyBench implements Callable<Integer> {
     }
 
     /** Runs one load phase while a daemon prints progress lines to stderr every 2 s. */
-    private LoadGenerator.Result measured(String tag, LoadGenerator generator, LoadGenerator.Settings settings,
+    private LoadGenerator.Result measured(String tag, Generator generator, LoadGenerator.Settings settings,
             Phase phase) throws InterruptedException {
         long start = System.nanoTime();
         long total = settings.warmupNanos() + settings.measureNanos();
@@ -386,9 +466,69 @@ public final class ProxyBench implements Callable<Integer> {
         ticker.setDaemon(true);
         ticker.start();
         try {
-            return phase.run();
+            LoadGenerator.Result result = phase.run();
+            String summary = generator.summary();
+            if (!summary.isEmpty()) {
+                cpuLines.add("generator " + summary);
+            }
+            return result;
         } finally {
             ticker.interrupt();
+        }
+    }
+
+    /** The two generators behind one face (LoadGenerator stays as it is: other harnesses use it). */
+    interface Generator {
+        LoadGenerator.Result run(LoadGenerator.Target target, KeySource keys, LoadGenerator.Settings settings)
+                throws InterruptedException;
+
+        long completed();
+
+        /** One line about the last run, or empty. */
+        String summary();
+
+        /** See {@link NioLoadGenerator#admittedMetFromSend}; NaN where not measured. */
+        default double admittedMetFromSend(int tenant) {
+            return Double.NaN;
+        }
+
+        static Generator of(String kind) {
+            if (kind.equals("nio")) {
+                NioLoadGenerator nio = new NioLoadGenerator();
+                return new Generator() {
+                    public LoadGenerator.Result run(LoadGenerator.Target t, KeySource k, LoadGenerator.Settings s)
+                            throws InterruptedException {
+                        return nio.run(t, k, s);
+                    }
+
+                    public long completed() {
+                        return nio.completed();
+                    }
+
+                    public String summary() {
+                        return nio.lastSummary();
+                    }
+
+                    public double admittedMetFromSend(int tenant) {
+                        return nio.admittedMetFromSend(tenant);
+                    }
+                };
+            }
+            LoadGenerator threads = new LoadGenerator();
+            return new Generator() {
+                public LoadGenerator.Result run(LoadGenerator.Target t, KeySource k, LoadGenerator.Settings s)
+                        throws InterruptedException {
+                    return threads.run(t, k, s);
+                }
+
+                public long completed() {
+                    return threads.completed();
+                }
+
+                public String summary() {
+                    return "";
+                }
+            };
         }
     }
 

@@ -72,4 +72,35 @@ class ProxyBenchIT {
         }
         assertEquals(List.of(), before.leftBehindBy(OURS), "new entries in " + Leftovers.SCRATCH_DIRS);
     }
+
+    @Test
+    void openLoopRunUsesTheNioGeneratorAndComparesClocks() throws Exception {
+        Leftovers before = Leftovers.snapshot();
+        Path jar = Path.of(System.getProperty("locus.proxy.jar", "../memcached-proxy/target/" + ProxyBench.JAR_NAME));
+        Path out = Path.of(System.getProperty("java.io.tmpdir")).resolve("bench-it-nio").toAbsolutePath();
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        ProxyBench bench = new ProxyBench(new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        int exit = new CommandLine(bench).execute("--quick", "--seconds", "2", "--warmup", "1", "--keys-per-tenant",
+                "1000", "--rate", "1000", "--busy-loops", "1", "--rows", "direct,locus-dlc-dls", "--proxy-jar",
+                jar.toString(), "--out", out.toString());
+        String table = stdout.toString(StandardCharsets.UTF_8);
+        System.out.println(table);
+        assertEquals(0, exit, "exit code; stdout:\n" + table + "\nstderr:\n" + stderr);
+        assertTrue(table.contains("nio generator"), table);
+        for (RowResult row : bench.results()) {
+            assertTrue(row.ran(), row.label() + " did not run: " + row.unavailable());
+            // 1000/s for 2 s, Poisson: about 2000 requests, far below the shimmed backends' capacity.
+            assertTrue(row.result().total().ops() > 1500 && row.result().total().ops() < 2600,
+                    row.label() + " ops " + row.result().total().ops());
+        }
+        assertTrue(table.lines().anyMatch(l -> l.startsWith("# generator direct: ")), table);
+        assertTrue(table.lines().anyMatch(l -> l.startsWith("# clocks locus-dlc-dls gold admitted met: ")), table);
+        assertTrue(table.contains("busy loops keep the vCPUs awake"), table);
+        for (long pid : bench.pidsStarted()) {
+            assertFalse(HostProcess.isPidAlive(pid), "pid " + pid + " still alive after the run");
+        }
+        assertEquals(List.of(), before.leftBehindBy(OURS), "new entries in " + Leftovers.SCRATCH_DIRS);
+    }
 }

@@ -203,10 +203,26 @@ final class DeadlineHandler implements RequestHandler {
     return backend;
   }
 
-  /** The relative hard deadline in ns, or -1 for best-effort. */
+  /**
+   * The relative hard deadline in ns that {@code deadlines_met/missed} judge the request by, or -1 if it is not a hard
+   * read. Writes (storage and keyed commands, {@code ms md ma}, {@code mg} with T, N or E) are scheduled best-effort
+   * whatever their rule says ({@link TicketRequest}, [MF L496]) and are never refused, so until 22 Nov 2026 counting
+   * them against a read deadline mixed best-effort writes into the hard-read figure that admission is about (under
+   * overload a tenant's sets, queued behind admitted reads, were most of its "missed").
+   */
   private long hardDeadlineNanos(ProxyRequest pr) {
     Deadline d = pr.resolution().deadline();
-    return d.bestEffort() ? -1 : d.micros() * 1000;
+    if (d.bestEffort()) {
+      return -1;
+    }
+    Command cmd = pr.request().command();
+    boolean write = switch (cmd.family()) {
+      case RETRIEVAL -> false;
+      case META -> cmd != Command.MG || pr.resolution().forwardedFlags().stream()
+          .anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0);
+      default -> true;
+    };
+    return write ? -1 : d.micros() * 1000;
   }
 
   /**

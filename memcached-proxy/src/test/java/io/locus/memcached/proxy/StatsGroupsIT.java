@@ -40,8 +40,9 @@ class StatsGroupsIT {
       assertEquals(plain.get("locus_tenant:shop:requests"), tenants.get("shop:requests"));
       assertEquals("4", tenants.get("shop:hits"), tenants.toString()); // the first get fills, four hit
       assertEquals("2", tenants.get("shop:misses"), tenants.toString());
-      // The set and the gets carry the tenant's 50 ms; on a loaded machine a cold first fill may miss it.
-      assertEquals(7, Long.parseLong(tenants.get("shop:deadlines_met"))
+      // The six gets carry the tenant's 50 ms (the set is a best-effort write, not counted); on a loaded machine a
+      // cold first fill may miss it.
+      assertEquals(6, Long.parseLong(tenants.get("shop:deadlines_met"))
           + Long.parseLong(tenants.get("shop:deadlines_missed")), tenants.toString());
       assertEquals("0", tenants.get("shop:rejected"), tenants.toString());
       assertEquals("2", tenants.get("batch:requests"), tenants.toString());
@@ -55,8 +56,8 @@ class StatsGroupsIT {
       assertEquals("9", deadline.get("requests"), deadline.toString());
       long met = Long.parseLong(deadline.get("deadlines_met"));
       assertEquals(tenants.get("shop:deadlines_met"), deadline.get("deadlines_met"), deadline.toString());
-      assertEquals(7 - met, Long.parseLong(deadline.get("deadlines_missed")), deadline.toString());
-      assertEquals(String.format(java.util.Locale.ROOT, "%.1f", 100.0 * met / 7),
+      assertEquals(6 - met, Long.parseLong(deadline.get("deadlines_missed")), deadline.toString());
+      assertEquals(String.format(java.util.Locale.ROOT, "%.1f", 100.0 * met / 6),
           deadline.get("deadlines_met_percent"), deadline.toString());
       assertEquals("3", deadline.get("misses"), deadline.toString());
       assertEquals(plain.get("locus_local_items"), deadline.get("local_items"));

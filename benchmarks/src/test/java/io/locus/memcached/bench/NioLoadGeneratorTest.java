@@ -1,0 +1,201 @@
+package io.locus.memcached.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The NIO open-loop generator: reply framing, the pool's idle/wait decisions, and against an in-process fake memcached
+ * whose range-3 keys answer after 700 ms, that no short-deadline request waits behind a slow one (the head-of-line
+ * blocking of one-thread-per-connection generators), that a full pool's wait is charged to latency, and that
+ * requests never answered are counted as missed deadlines rather than dropped.
+ */
+class NioLoadGeneratorTest {
+
+    @Test
+    void parsesWholeRepliesOnly() {
+        byte[] hit = "VALUE k 0 3\r\nabc\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
+        for (int cut = 0; cut < hit.length; cut++) {
+            assertNull(NioLoadGenerator.parse(hit, cut, true), "incomplete at " + cut);
+        }
+        NioLoadGenerator.Parsed p = NioLoadGenerator.parse(hit, hit.length, true);
+        assertEquals(OpStats.Reply.HIT, p.reply());
+        assertEquals(hit.length, p.consumed());
+        // Data that contains CRLF and "END" is skipped by its length, not scanned.
+        byte[] tricky = "VALUE k 0 7\r\nEND\r\nab\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
+        assertEquals(tricky.length, NioLoadGenerator.parse(tricky, tricky.length, true).consumed());
+        assertNull(NioLoadGenerator.parse(tricky, 18, true));
+        assertEquals(OpStats.Reply.MISS, parse("END\r\n", true));
+        assertEquals(OpStats.Reply.STORED, parse("STORED\r\n", false));
+        assertEquals(OpStats.Reply.REJECTED, parse("SERVER_ERROR deadline reject est=900\r\n", true));
+        assertEquals(OpStats.Reply.ERROR, parse("SERVER_ERROR out of memory\r\n", false));
+        byte[] set = NioLoadGenerator.encode(new Access(0, "g:1:ab", DeadlineRange.R1, 5), false);
+        assertEquals("set g:1:ab 0 0 5\r\nvvvvv\r\n", new String(set, StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void poolUsesIdleThenOpensThenQueuesInArrivalOrder() {
+        NioLoadGenerator.Pool<String> pool = new NioLoadGenerator.Pool<>(2);
+        Object[] out = new Object[1];
+        NioLoadGenerator.Request a = request();
+        NioLoadGenerator.Request b = request();
+        NioLoadGenerator.Request c = request();
+        NioLoadGenerator.Request d = request();
+        assertEquals(NioLoadGenerator.Pool.Take.OPEN_NEW, pool.take(a, out));
+        assertEquals(NioLoadGenerator.Pool.Take.OPEN_NEW, pool.take(b, out));
+        assertEquals(NioLoadGenerator.Pool.Take.WAIT, pool.take(c, out));
+        assertEquals(NioLoadGenerator.Pool.Take.WAIT, pool.take(d, out));
+        assertSame(c, pool.release("x"), "a freed connection serves the oldest waiting request");
+        assertSame(d, pool.release("y"));
+        assertNull(pool.release("x"), "nobody waits: the connection goes idle");
+        assertEquals(NioLoadGenerator.Pool.Take.USE_IDLE, pool.take(a, out));
+        assertEquals("x", out[0]);
+        pool.lost();
+        assertEquals(1, pool.open());
+        assertEquals(NioLoadGenerator.Pool.Take.OPEN_NEW, pool.take(a, out), "a lost connection may be reopened");
+    }
+
+    @Test
+    void shortDeadlinesAreNotHeldBehindSlowRepliesAndWaitsCount() throws Exception {
+        try (FakeMemcached server = new FakeMemcached(700)) {
+            ZipfKeys keys = new ZipfKeys(List.of(new TenantProfile("gold", 1, 0.5, 0.3, 0.2, "gold", 1)), 200);
+            LoadGenerator.Target target = new LoadGenerator.Target("fake", List.of(server.address()));
+            NioLoadGenerator generator = new NioLoadGenerator();
+            LoadGenerator.Result free = generator.run(target, keys, settings(64, 200));
+            OpStats s = free.perTenant().get(0);
+            assertTrue(s.ops() > 150 && s.ops() < 300, "about 200 requests in 1 s at 200/s: " + s.ops());
+            // The fake answers ranges 1 and 2 at once: with one request per connection none of them waits for a
+            // 700 ms range-3 reply, so they meet 20 ms and 65 ms (DISK deadlines) unless the machine stalls.
+            assertTrue(s.metRatio(DeadlineRange.R1) > 0.95, "range-1 met " + s.metRatio(DeadlineRange.R1) + "; "
+                    + generator.lastSummary());
+            assertTrue(s.metRatio(DeadlineRange.R2) > 0.95, "range-2 met " + s.metRatio(DeadlineRange.R2));
+            assertEquals(0.0, s.metRatio(DeadlineRange.R3), 1e-9, "range-3 replies take 700 ms, beyond 550 ms");
+            assertEquals(0, s.unanswered(), "every reply of the window came within the drain: "
+                    + generator.lastSummary());
+            assertEquals(s.gets, s.deadlineGets(), "every gold key has a deadline");
+            assertTrue(generator.lastSummary().contains(" 0 requests of the window waited"), generator.lastSummary());
+            assertTrue(server.connections.get() >= 2 && server.connections.get() <= 64,
+                    "connections opened on demand, at most the pool: " + server.connections.get());
+
+            // One connection: every request queues in the generator behind the slow ones, and the wait counts.
+            LoadGenerator.Result one = generator.run(target, keys, settings(1, 100));
+            OpStats o = one.perTenant().get(0);
+            assertTrue(o.metRatio(DeadlineRange.R1) < 0.5, "range-1 met with one connection: "
+                    + o.metRatio(DeadlineRange.R1));
+            assertTrue(o.unanswered() > 0, "a backlog of 700 ms replies is not drained in 1 s: "
+                    + generator.lastSummary());
+            assertEquals(o.gets + o.unanswered(), o.deadlineGets(), "unanswered gets count as missed deadlines");
+            assertTrue(o.deadlinesMet() < o.deadlineGets() - o.unanswered() + 1);
+        }
+    }
+
+    @Test
+    void closedLoopIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new NioLoadGenerator().run(new LoadGenerator.Target("x",
+                List.of(new InetSocketAddress("127.0.0.1", 1))), new ZipfKeys(TenantProfile.defaults(), 10),
+                new LoadGenerator.Settings(4, 0, 0.9, 1, 0, 1_000_000_000L, Emulation.SCALED10)));
+    }
+
+    private static LoadGenerator.Settings settings(int connections, double rate) {
+        // DISK's deadlines (20, 65, 550 ms): wide enough that a loaded test machine does not decide the outcome.
+        return new LoadGenerator.Settings(connections, rate, 1.0, 7, 200_000_000L, 1_000_000_000L, Emulation.DISK);
+    }
+
+    private static NioLoadGenerator.Request request() {
+        return new NioLoadGenerator.Request(new Access(0, "k", DeadlineRange.R1, 1), true, 0, true);
+    }
+
+    private static OpStats.Reply parse(String reply, boolean get) {
+        byte[] b = reply.getBytes(StandardCharsets.US_ASCII);
+        return NioLoadGenerator.parse(b, b.length, get).reply();
+    }
+
+    /** A memcached stand-in: every get hits with a 3-byte value; keys of range 3 ({@code t:3:id}) answer late. */
+    private static final class FakeMemcached implements AutoCloseable {
+        final ServerSocket listener;
+        final AtomicInteger connections = new AtomicInteger();
+        final List<Socket> sockets = new CopyOnWriteArrayList<>();
+        final long slowMillis;
+
+        FakeMemcached(long slowMillis) throws IOException {
+            this.slowMillis = slowMillis;
+            listener = new ServerSocket(0, 512, InetAddress.getByName("127.0.0.1"));
+            Thread t = new Thread(this::accept, "fake-accept");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        InetSocketAddress address() {
+            return new InetSocketAddress("127.0.0.1", listener.getLocalPort());
+        }
+
+        private void accept() {
+            while (!listener.isClosed()) {
+                try {
+                    Socket s = listener.accept();
+                    s.setTcpNoDelay(true);
+                    sockets.add(s);
+                    connections.incrementAndGet();
+                    Thread t = new Thread(() -> serve(s), "fake-conn");
+                    t.setDaemon(true);
+                    t.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        }
+
+        private void serve(Socket s) {
+            try (InputStream in = new BufferedInputStream(s.getInputStream()); OutputStream out = s.getOutputStream()) {
+                StringBuilder line = new StringBuilder();
+                int b;
+                while ((b = in.read()) >= 0) {
+                    if (b != '\n') {
+                        if (b != '\r') {
+                            line.append((char) b);
+                        }
+                        continue;
+                    }
+                    String[] parts = line.toString().split(" ");
+                    line.setLength(0);
+                    if (parts[0].equals("set")) {
+                        in.readNBytes(Integer.parseInt(parts[4]) + 2);
+                        out.write("STORED\r\n".getBytes(StandardCharsets.US_ASCII));
+                    } else {
+                        if (parts[1].split(":")[1].equals("3")) {
+                            Thread.sleep(slowMillis);
+                        }
+                        out.write(("VALUE " + parts[1] + " 0 3\r\nabc\r\nEND\r\n").getBytes(StandardCharsets.US_ASCII));
+                    }
+                    out.flush();
+                }
+            } catch (IOException | InterruptedException e) {
+                // Connection ended.
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            listener.close();
+            for (Socket s : sockets) {
+                s.close();
+            }
+        }
+    }
+}
