@@ -253,11 +253,16 @@ public final class BalanceBench implements Callable<Integer> {
                             addresses.add(shim.address());
                         }
                         for (int round = 1; round <= workloadRounds; round++) {
+                            // Every row of a round replays the same arrivals and keys (a paired comparison); each
+                            // round draws new ones, so the rounds are independent samples.
+                            LoadGenerator.Settings roundSettings = new LoadGenerator.Settings(connections, offered,
+                                    getFraction, seed + 7919L * (round - 1), settings.warmupNanos(),
+                                    settings.measureNanos(), settings.emulation());
                             for (String row : wanted) {
                                 String tag = "[" + name + " r" + round + " " + row + "]";
                                 try {
-                                    Row r = runRow(name, round, row, tag, workload, settings, servers, addresses,
-                                            hosts);
+                                    Row r = runRow(name, round, row, tag, workload, roundSettings, servers,
+                                            addresses, hosts);
                                     results.add(r);
                                     progress.printf(Locale.ROOT, "%s %s%n", tag, r.ran() ? String.format(Locale.ROOT,
                                             "done: %.0f of %.0f ops/s, max/mean %.3f, p99 %.1f ms",
