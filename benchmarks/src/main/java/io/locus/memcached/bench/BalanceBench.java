@@ -29,11 +29,14 @@ import picocli.CommandLine.Option;
  * with the proxy's load balancer off, with Phase 1 (hot-key replication), with Phases 1+3, and with twemproxy, on
  * Zipf and real key traces ({@code memcached-proxy/BALANCE.md}).
  *
- * <p>Each backend is a real memcached behind a {@link SlowShim} with {@link Emulation#CAPACITY} (4000 requests per
- * second, exponential service), so a backend that gets more than its share queues as a loaded server does. The load
- * is open-loop Poisson at the same offered rate for every row; latency counts from the intended start. A backend's
- * load is what memcached itself counts ({@code cmd_get + cmd_set + cmd_touch} from its {@code stats}), sampled
- * every 500 ms; imbalance is max/mean of those loads.
+ * <p>Each backend is a real memcached behind a {@link SlowShim} with {@link Emulation#CAPACITY}'s exponential service
+ * at {@code --capacity} requests per second (500 by default, low enough that this 2-core machine carries the whole
+ * pool, proxy and generator with CPU to spare, so the queues measured are the emulated backends' and not the
+ * machine's), so a backend that gets more than its share queues as a loaded server does. The load is open-loop
+ * Poisson at the same offered rate for every row; latency counts from the intended start. The rows run in rounds
+ * (off, p1, ..., off, p1, ...) and each round's p99 is compared with the same round's off row, because this shared
+ * machine drifts over minutes. A backend's load is what memcached itself counts ({@code cmd_get + cmd_set +
+ * cmd_touch} from its {@code stats}), sampled every 500 ms; imbalance is max/mean of those loads.
  */
 @Command(name = "proxy-balance", mixinStandardHelpOptions = true,
         description = "Backend imbalance, throughput and p99: balancer off, Phase 1, Phases 1+3, twemproxy.")
@@ -44,21 +47,45 @@ public final class BalanceBench implements Callable<Integer> {
     @Option(names = "--proxy-jar", required = true, description = "the proxy's shaded jar (" + JAR_NAME + ")")
     Path jar;
 
-    @Option(names = "--quick", description = "about 30 s: Zipf only, rows off,p1, 3 s warm-up + 6 s per row")
+    @Option(names = "--quick", description = "about 35 s: Zipf only, rows off,p1, 2 rounds, 3 s warm-up + 4 s per row")
     boolean quick;
 
-    @Option(names = "--seconds", description = "measured seconds per row (default 20, quick 6)")
+    @Option(names = "--seconds", description = "measured seconds per row (default 15, quick 4)")
     Integer seconds;
 
-    @Option(names = "--warmup", description = "warm-up seconds per row, unmeasured (default 8, quick 3)")
+    @Option(names = "--warmup", description = "warm-up seconds per row, unmeasured (default 6, quick 3)")
     Integer warmup;
 
-    @Option(names = "--rate", description = "offered ops/s over all connections, Poisson (default ${DEFAULT-VALUE})",
-            defaultValue = "9000")
-    double rate;
+    @Option(names = "--capacity", description = "emulated capacity of each backend, ops/s: SlowShim's exponential "
+            + "service time has mean 1/capacity, and lb.capacity is set to it (default ${DEFAULT-VALUE})",
+            defaultValue = "500")
+    double capacity;
 
-    @Option(names = "--connections", description = "client connections (default ${DEFAULT-VALUE})",
-            defaultValue = "32")
+    @Option(names = "--rate", description = "offered ops/s over all connections, Poisson (default 0.8 x backends x "
+            + "capacity: Zipf's hot backend, with 28 %% of the requests, then runs at about 0.9 of its capacity)")
+    Double rate;
+
+    @Option(names = "--rounds", description = "rounds of the Zipf workload; each round runs every row once, in "
+            + "order, so slow drifts of a shared machine hit every row alike (default 3, quick 2)")
+    Integer rounds;
+
+    @Option(names = "--trace-rounds", description = "rounds of each trace workload (default ${DEFAULT-VALUE})",
+            defaultValue = "1")
+    int traceRounds;
+
+    @Option(names = "--spin", description = "run two 'nice -n 19' busy loops while measuring: an idle vCPU of this "
+            + "Firecracker VM halts and takes 1-2 ms to wake, which low-load latency would otherwise measure")
+    boolean spin;
+
+    /*
+     * 256, not 32: LoadGenerator keeps one request in flight per connection. At 32 connections and 1,600 ops/s each
+     * connection was busy about half the time, so one slow reply from the hot backend held back the next requests
+     * of its connection, whichever backend they went to; that client-side queueing filled p99 for every row alike
+     * and hid the balancer's effect (p99/off 0.88-1.32 in three rounds, 0.57-0.69 at 256, 22 Nov 2026).
+     */
+    @Option(names = "--connections", description = "client connections, one request in flight each "
+            + "(default ${DEFAULT-VALUE}: few enough requests per connection that a slow reply rarely delays the "
+            + "next one)", defaultValue = "256")
     int connections;
 
     @Option(names = "--get-fraction", description = "fraction of gets (default ${DEFAULT-VALUE})",
@@ -72,7 +99,7 @@ public final class BalanceBench implements Callable<Integer> {
     int backends;
 
     @Option(names = "--traces", split = ",", description = "key traces to replay besides Zipf (default: every "
-            + "*.trace.xz of shared/traces/kv; none with --quick)")
+            + "*.trace.xz of shared/traces/kv; none with --quick; --traces none: Zipf only)")
     List<Path> traces;
 
     @Option(names = "--trace-limit", description = "accesses read per trace (default ${DEFAULT-VALUE})",
@@ -83,7 +110,7 @@ public final class BalanceBench implements Callable<Integer> {
     List<String> rows;
 
     @Option(names = "--lb", description = "extra balancer keys for the Locus rows, e.g. --lb hot_home_load=0 "
-            + "(default none; with --quick: epoch=250ms, hot_home_load=0)")
+            + "(default epoch=500ms; with --quick: epoch=250ms)")
     Map<String, String> lbExtra;
 
     @Option(names = "--seed", description = "seed of every random choice (default ${DEFAULT-VALUE})",
@@ -105,18 +132,40 @@ public final class BalanceBench implements Callable<Integer> {
         System.exit(new CommandLine(new BalanceBench(System.out, System.err)).execute(args));
     }
 
-    /** One row on one workload. */
-    record Row(String workload, String row, String description, LoadGenerator.Result result, double imbalance,
-            long[] backendLoads, List<double[]> series, String unavailable, Map<String, String> lb) {
+    /**
+     * One row of one round on one workload.
+     *
+     * @param offered the offered rate, ops/s
+     * @param cpuBusy fraction of the machine's CPU time spent outside idle, iowait and nice during the measured
+     *     window (the nice-19 busy loops of {@code --spin} are not counted; other people's jobs are), NaN if unknown
+     * @param loadAverage the 1-minute load average at the row's end
+     */
+    record Row(String workload, int round, String row, String description, double offered,
+            LoadGenerator.Result result, double imbalance, long[] backendLoads, List<double[]> series,
+            String unavailable, Map<String, String> lb, double cpuBusy, String loadAverage) {
         boolean ran() {
             return result != null;
+        }
+
+        double p99() {
+            return result.total().latencyMillis(99);
+        }
+
+        /** The busiest backend's measured rate over its capacity (what queueing on the hot backend depends on). */
+        double hotUtilization(double capacity) {
+            long max = 0;
+            for (long l : backendLoads) {
+                max = Math.max(max, l);
+            }
+            return max / result.measuredSeconds() / capacity;
         }
     }
 
     @Override
     public Integer call() throws Exception {
-        int measure = seconds != null ? seconds : quick ? 6 : 20;
-        int warm = warmup != null ? warmup : quick ? 3 : 8;
+        int measure = seconds != null ? seconds : quick ? 4 : 15;
+        int warm = warmup != null ? warmup : quick ? 3 : 6;
+        int zipfRounds = rounds != null ? rounds : quick ? 2 : 3;
         List<String> wanted = rows != null ? rows : quick ? List.of("off", "p1") : List.of("off", "p1", "p1p3",
                 "twemproxy");
         for (String r : wanted) {
@@ -125,11 +174,21 @@ public final class BalanceBench implements Callable<Integer> {
                         + "\" (expected: off, p1, p1p3 or twemproxy)");
             }
         }
+        if (!(capacity >= 10 && capacity <= 1_000_000)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--capacity: " + capacity
+                    + " (expected: 10..1000000 ops/s per backend)");
+        }
+        if (zipfRounds < 1 || traceRounds < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds " + zipfRounds
+                    + ", --trace-rounds " + traceRounds + " (expected: >= 1)");
+        }
         if (!Files.isRegularFile(jar)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--proxy-jar: " + jar.toAbsolutePath()
                     + " does not exist (expected: the shaded jar; build with mvn -pl memcached-proxy package)");
         }
-        List<Path> traceFiles = traces;
+        double offered = rate != null ? rate : 0.8 * backends * capacity;
+        List<Path> traceFiles = traces == null ? null : traces.stream()
+                .filter(t -> !t.toString().isEmpty() && !t.toString().equals("none")).toList();
         if (traceFiles == null) {
             traceFiles = new ArrayList<>();
             Path dir = Path.of("..", "shared", "traces", "kv");
@@ -146,13 +205,18 @@ public final class BalanceBench implements Callable<Integer> {
         Path dir = out != null ? out : Path.of("benchmarks", "target", "bench-balance");
         Files.createDirectories(dir);
         Path hosts = dir.resolve("hosts");
-        LoadGenerator.Settings settings = new LoadGenerator.Settings(connections, rate, getFraction, seed,
+        double meanServiceNanos = 1e9 / capacity;
+        LoadGenerator.Settings settings = new LoadGenerator.Settings(connections, offered, getFraction, seed,
                 warm * 1_000_000_000L, measure * 1_000_000_000L, Emulation.CAPACITY);
-        stdout.println(String.format(Locale.ROOT, "# proxy-balance: %d memcached backends behind SlowShim (%s); "
-                + "%.0f ops/s offered (Poisson, %d connections, %.0f%% gets); %d s warm-up + %d s measured per row",
-                backends, Emulation.CAPACITY.description(), rate, connections, 100 * getFraction, warm, measure)
-                + (quick ? "; --quick: lb.epoch 250ms, lb.hot_home_load 0" : "")
-                + (lbExtra == null ? "" : "; lb " + lbExtra));
+        stdout.println(String.format(Locale.ROOT, "# proxy-balance: %d memcached backends behind SlowShim (one server "
+                + "per backend, exponential service, mean %.3f ms = %.0f ops/s per backend); %.0f ops/s offered "
+                + "(Poisson, %d connections, %.0f%% gets) = %.2f of the pool's capacity; %d s warm-up + %d s measured "
+                + "per row; Zipf %d round(s), traces %d", backends, meanServiceNanos / 1e6, capacity, offered,
+                connections, 100 * getFraction, offered / (backends * capacity), warm, measure, zipfRounds,
+                traceRounds)
+                + (quick ? "; --quick: lb.epoch 250ms" : "")
+                + (lbExtra == null ? "" : "; lb " + lbExtra)
+                + (spin ? "; --spin: two nice-19 busy loops run during every row" : ""));
         stdout.println("# load average before: " + loadAverage());
         stdout.flush();
 
@@ -166,57 +230,76 @@ public final class BalanceBench implements Callable<Integer> {
         }
         List<Row> results = new ArrayList<>();
         int failures = 0;
-        for (int w = 0; w < workloads.size(); w++) {
-            KeySource workload = workloads.get(w);
-            String name = names.get(w);
-            long distinct = workload.distinctKeys();
-            int megabytes = (int) Math.min(4096, Math.max(64, distinct * 1200 / (1 << 20)));
-            try (MemcachedServers servers = MemcachedServers.start(backends,
-                    MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
-                progress.printf(Locale.ROOT, "[%s] preloading %d keys into each of %d memcached servers ...%n", name,
-                        distinct, backends);
-                Preloader.preload(workload, servers.addresses());
-                List<SlowShim> shims = new ArrayList<>();
-                try {
-                    List<InetSocketAddress> addresses = new ArrayList<>();
-                    for (int i = 0; i < backends; i++) {
-                        SlowShim shim = SlowShim.start("memcached-" + i, servers.get(i).address(), Emulation.CAPACITY,
-                                seed * 31 + i);
-                        shims.add(shim);
-                        addresses.add(shim.address());
-                    }
-                    for (String row : wanted) {
-                        String tag = "[" + name + " " + row + "]";
-                        try {
-                            Row r = runRow(name, row, tag, workload, settings, servers, addresses, hosts);
-                            results.add(r);
-                            progress.printf(Locale.ROOT, "%s %s%n", tag, r.ran() ? String.format(Locale.ROOT,
-                                    "done: %.0f ops/s, max/mean %.3f", r.result().throughput(), r.imbalance())
-                                    : "not available: " + r.unavailable());
-                        } catch (RuntimeException e) {
-                            failures++;
-                            results.add(new Row(name, row, row, null, Double.NaN, null, List.of(),
-                                    "FAILED: " + e.getMessage(), Map.of()));
-                            progress.printf("%s FAILED: %s%n", tag, e);
+        List<Process> spinners = spin ? startSpinners() : List.of();
+        try {
+            for (int w = 0; w < workloads.size(); w++) {
+                KeySource workload = workloads.get(w);
+                String name = names.get(w);
+                int workloadRounds = w == 0 ? zipfRounds : traceRounds;
+                long distinct = workload.distinctKeys();
+                int megabytes = (int) Math.min(4096, Math.max(64, distinct * 1200 / (1 << 20)));
+                try (MemcachedServers servers = MemcachedServers.start(backends,
+                        MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
+                    progress.printf(Locale.ROOT, "[%s] preloading %d keys into each of %d memcached servers ...%n",
+                            name, distinct, backends);
+                    Preloader.preload(workload, servers.addresses());
+                    List<SlowShim> shims = new ArrayList<>();
+                    try {
+                        List<InetSocketAddress> addresses = new ArrayList<>();
+                        for (int i = 0; i < backends; i++) {
+                            SlowShim shim = SlowShim.start("memcached-" + i, servers.get(i).address(),
+                                    Emulation.CAPACITY, meanServiceNanos, seed * 31 + i);
+                            shims.add(shim);
+                            addresses.add(shim.address());
                         }
+                        for (int round = 1; round <= workloadRounds; round++) {
+                            // Every row of a round replays the same arrivals and keys (a paired comparison); each
+                            // round draws new ones, so the rounds are independent samples.
+                            LoadGenerator.Settings roundSettings = new LoadGenerator.Settings(connections, offered,
+                                    getFraction, seed + 7919L * (round - 1), settings.warmupNanos(),
+                                    settings.measureNanos(), settings.emulation());
+                            for (String row : wanted) {
+                                String tag = "[" + name + " r" + round + " " + row + "]";
+                                try {
+                                    Row r = runRow(name, round, row, tag, workload, roundSettings, servers,
+                                            addresses, hosts);
+                                    results.add(r);
+                                    progress.printf(Locale.ROOT, "%s %s%n", tag, r.ran() ? String.format(Locale.ROOT,
+                                            "done: %.0f of %.0f ops/s, max/mean %.3f, p99 %.1f ms",
+                                            r.result().throughput(), offered, r.imbalance(), r.p99())
+                                            : "not available: " + r.unavailable());
+                                } catch (RuntimeException e) {
+                                    failures++;
+                                    results.add(new Row(name, round, row, row, offered, null, Double.NaN, null,
+                                            List.of(), "FAILED: " + e.getMessage(), Map.of(), Double.NaN,
+                                            loadAverage()));
+                                    progress.printf("%s FAILED: %s%n", tag, e);
+                                }
+                            }
+                        }
+                    } finally {
+                        shims.forEach(SlowShim::close);
                     }
-                } finally {
-                    shims.forEach(SlowShim::close);
                 }
             }
+        } finally {
+            spinners.forEach(Process::destroy);
         }
-        String table = table(results);
+        String table = table(results, capacity) + summary(results);
         stdout.println();
         stdout.print(table);
         stdout.println();
-        stdout.println("# max/mean = the busiest backend's load over the mean backend load in the measured window "
-                + "(memcached's own cmd_get+cmd_set+cmd_touch); p99 from the intended start (open loop); "
-                + "p99/off = ratio to the balancer-off row of the same workload");
+        stdout.println("# offered/carried = ops/s offered (Poisson) and completed in the measured window; hot rho = the "
+                + "busiest backend's measured rate / its capacity; max/mean = the busiest backend's load over the mean "
+                + "backend load (memcached's own cmd_get+cmd_set+cmd_touch, so the proxy's replica copies count); "
+                + "p99 from the intended start (open loop); p99/off = ratio to the balancer-off row of the same round "
+                + "and workload; cpu = machine CPU busy outside idle/iowait/nice in the measured window (all "
+                + "processes); load = 1-min load average at the row's end");
         for (Row r : results) {
-            if (r.ran() && r.result().throughput() < 0.9 * rate) {
-                stdout.println(String.format(Locale.ROOT, "# WARNING: %s %s completed %.0f of %.0f offered ops/s in "
-                        + "the measured window: this machine could not generate or carry the load, so its p99 is not "
-                        + "comparable", r.workload(), r.row(), r.result().throughput(), rate));
+            if (r.ran() && r.result().throughput() < 0.9 * offered) {
+                stdout.println(String.format(Locale.ROOT, "# WARNING: %s r%d %s completed %.0f of %.0f offered ops/s "
+                        + "in the measured window: this machine could not generate or carry the load, so its p99 is "
+                        + "not comparable", r.workload(), r.round(), r.row(), r.result().throughput(), offered));
             }
         }
         stdout.println("# load average after: " + loadAverage());
@@ -229,7 +312,22 @@ public final class BalanceBench implements Callable<Integer> {
         return failures == 0 ? 0 : 1;
     }
 
-    private Row runRow(String workload, String row, String tag, KeySource keys, LoadGenerator.Settings settings,
+    /**
+     * Two busy loops at the lowest priority: they take only CPU time nothing else wants, and keep both vCPUs of this
+     * Firecracker guest from halting, so a wake-up (1-2 ms here) is not part of every measured latency.
+     */
+    private List<Process> startSpinners() throws IOException {
+        List<Process> spinners = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            spinners.add(new ProcessBuilder("nice", "-n", "19", "sh", "-c", "while :; do :; done")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> spinners.forEach(Process::destroy)));
+        return spinners;
+    }
+
+    private Row runRow(String workload, int round, String row, String tag, KeySource keys,
+            LoadGenerator.Settings settings,
             MemcachedServers servers, List<InetSocketAddress> addresses, Path hosts) throws InterruptedException {
         if (row.equals("twemproxy")) {
             Nutcracker.Builder builder = Nutcracker.builder(hosts);
@@ -237,8 +335,8 @@ public final class BalanceBench implements Callable<Integer> {
                 builder.server(addresses.get(i), 1, "memcached-" + i);
             }
             try (Nutcracker nutcracker = builder.start()) {
-                return measure(workload, row, "twemproxy " + nutcracker.version(), tag, keys, settings, servers,
-                        nutcracker.address(), null);
+                return measure(workload, round, row, "twemproxy " + nutcracker.version(), tag, keys, settings,
+                        servers, nutcracker.address(), null);
             }
         }
         int port = Ports.freeLoopbackPort();
@@ -252,31 +350,30 @@ public final class BalanceBench implements Callable<Integer> {
         // One I/O thread and one connection per backend: every connection costs the shim three threads.
         // mode pass_through: like twemproxy, no cache and no deadline scheduler in the path; only the balancer differs.
         y.append("mode: pass_through\nlocal.mode: \"off\"\nbackend.timeout: 10s\nio_threads: 1\nbackend:\n  conns: 1\n");
-        y.append("lb:\n  capacity: ").append((long) (1e9 / Emulation.CAPACITY.meanServiceNanos()))
+        y.append("lb:\n  capacity: ").append(Math.round(capacity))
                 .append("\n  enabled: true\n  phases: ").append(row.equals("off") ? "none" : row.equals("p1p3") ? "p1,p3" : "p1")
                 .append('\n');
         Map<String, String> extra = new LinkedHashMap<>(Map.of("epoch", "500ms"));
         if (quick) {
-            // The demo machine may not carry the offered rate; without the home-load guard, Phase 1 acts on hot
-            // keys at whatever rate arrives, so the demo shows the balancing itself.
-            extra.putAll(Map.of("epoch", "250ms", "hot_home_load", "0"));
+            extra.put("epoch", "250ms"); // 4 persistent epochs fit in the 3 s warm-up with room for the copies
         }
         if (lbExtra != null) {
             extra.putAll(lbExtra);
         }
         extra.forEach((k, v) -> y.append("  ").append(k).append(": ").append(v).append('\n'));
         try (LocusProxy proxy = LocusProxy.start("balance-" + row, jar, y.toString(), port, hosts, List.of())) {
-            return measure(workload, row, row.equals("off") ? "Locus, balancer observing only (lb.phases none)"
+            return measure(workload, round, row, row.equals("off") ? "Locus, balancer observing only (lb.phases none)"
                     : row.equals("p1p3") ? "Locus, Phases 1+3 (hot-key replication, bucket migration)"
                     : "Locus, Phase 1 hot-key replication", tag, keys, settings, servers, proxy.address(), proxy);
         }
     }
 
-    private Row measure(String workload, String row, String description, String tag, KeySource keys,
+    private Row measure(String workload, int round, String row, String description, String tag, KeySource keys,
             LoadGenerator.Settings settings, MemcachedServers servers, InetSocketAddress target, LocusProxy proxy)
             throws InterruptedException {
         List<double[]> series = new CopyOnWriteArrayList<>();
         long[][] window = new long[2][];
+        long[][] cpu = new long[2][];
         long t0 = System.nanoTime();
         long measureFrom = t0 + 50_000_000L + settings.warmupNanos();
         long measureTo = measureFrom + settings.measureNanos();
@@ -300,9 +397,11 @@ public final class BalanceBench implements Callable<Integer> {
                 }
                 if (window[0] == null && nanos >= measureFrom) {
                     window[0] = now;
+                    cpu[0] = cpuTicks();
                 }
                 if (window[1] == null && nanos >= measureTo) {
                     window[1] = now;
+                    cpu[1] = cpuTicks();
                 }
             }
         }, "balance-sampler");
@@ -342,14 +441,36 @@ public final class BalanceBench implements Callable<Integer> {
         Map<String, String> lb = new LinkedHashMap<>();
         if (proxy != null) {
             proxy.stats().forEach((k, v) -> {
-                if (k.equals("lb:replicated_keys") || k.equals("lb:shadow_reads") || k.equals("lb:p1_triggers")
-                        || k.equals("lb:p3_triggers") || k.equals("lb:buckets_moved")
-                        || k.equals("lb:migrated_keys")) {
+                if (List.of("lb:replicated_keys", "lb:shadow_reads", "lb:shadow_fallbacks", "lb:versioned_writes",
+                        "lb:p1_triggers", "lb:p3_triggers", "lb:buckets_moved", "lb:migrated_keys").contains(k)) {
                     lb.put(k, v);
                 }
             });
         }
-        return new Row(workload, row, description, result, maxOverMean(loads), loads, List.copyOf(series), null, lb);
+        return new Row(workload, round, row, description, settings.ratePerSecond(), result, maxOverMean(loads), loads,
+                List.copyOf(series), null, lb, busyFraction(cpu[0], cpu[1]), loadAverage().split(" ")[0]);
+    }
+
+    /** The machine's {busy, total} CPU ticks from /proc/stat; busy leaves out idle, iowait and nice; null if unknown. */
+    static long[] cpuTicks() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < f.length && i <= 8; i++) { // user nice system idle iowait irq softirq steal
+                total += Long.parseLong(f[i]);
+            }
+            long busy = total - Long.parseLong(f[2]) - Long.parseLong(f[4]) - Long.parseLong(f[5]);
+            return new long[] {busy, total};
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    static double busyFraction(long[] before, long[] after) {
+        if (before == null || after == null || after[1] <= before[1]) {
+            return Double.NaN;
+        }
+        return (after[0] - before[0]) / (double) (after[1] - before[1]);
     }
 
     /** Each backend's requests so far, as memcached counts them. */
@@ -374,29 +495,108 @@ public final class BalanceBench implements Callable<Integer> {
         return sum == 0 ? Double.NaN : max * loads.length / (double) sum;
     }
 
-    static String table(List<Row> rows) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-22s %-10s %9s %10s %9s %8s  %s%n",
-                "workload", "row", "max/mean", "ops/s", "p99 ms", "p99/off", "backend loads (measured window)"));
+    static String table(List<Row> rows, double capacity) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+                "%-16s %2s %-9s %7s %7s %6s %8s %6s %8s %7s %4s %5s  %s%n", "workload", "r", "row", "offered",
+                "carried", "hot rho", "max/mean", "p50 ms", "p99 ms", "p99/off", "cpu", "load",
+                "backend shares of requests (memcached cmd_*), lb counters"));
         Map<String, Double> offP99 = new LinkedHashMap<>();
         for (Row r : rows) {
             if (r.ran() && r.row().equals("off")) {
-                offP99.put(r.workload(), r.result().total().latencyMillis(99));
+                offP99.put(r.workload() + "#" + r.round(), r.p99());
             }
         }
         for (Row r : rows) {
             if (!r.ran()) {
-                sb.append(String.format(Locale.ROOT, "%-22s %-10s %s%n", r.workload(), r.row(), "n/a: "
+                sb.append(String.format(Locale.ROOT, "%-16s %2d %-9s %s%n", r.workload(), r.round(), r.row(), "n/a: "
                         + r.unavailable()));
                 continue;
             }
-            double p99 = r.result().total().latencyMillis(99);
-            Double off = offP99.get(r.workload());
-            sb.append(String.format(Locale.ROOT, "%-22s %-10s %9.3f %10.0f %9.2f %8s  %s %s%n", r.workload(), r.row(),
-                    r.imbalance(), r.result().throughput(), p99,
-                    off == null ? "-" : String.format(Locale.ROOT, "%.2f", p99 / off),
-                    java.util.Arrays.toString(r.backendLoads()), r.lb().isEmpty() ? "" : r.lb().toString()));
+            Double off = offP99.get(r.workload() + "#" + r.round());
+            sb.append(String.format(Locale.ROOT,
+                    "%-16s %2d %-9s %7.0f %7.0f %6.2f %8.3f %6.2f %8.2f %7s %3.0f%% %5s  %s %s%n",
+                    r.workload(), r.round(), r.row(), r.offered(), r.result().throughput(),
+                    r.hotUtilization(capacity), r.imbalance(), r.result().total().latencyMillis(50), r.p99(),
+                    off == null ? "-" : String.format(Locale.ROOT, "%.2f", r.p99() / off), 100 * r.cpuBusy(),
+                    r.loadAverage(), shares(r.backendLoads()), r.lb().isEmpty() ? "" : r.lb().toString()));
         }
         return sb.toString();
+    }
+
+    /** "26.1/23.9/28.0/22.4%" of the window's backend loads. */
+    static String shares(long[] loads) {
+        long sum = 0;
+        for (long l : loads) {
+            sum += l;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (long l : loads) {
+            sb.append(sb.length() == 0 ? "" : "/").append(sum == 0 ? "-"
+                    : String.format(Locale.ROOT, "%.1f", 100.0 * l / sum));
+        }
+        return sb.append('%').toString();
+    }
+
+    /**
+     * Per workload and row (other than off): each round's p99 and throughput over the same round's off row, and the
+     * median of those ratios. Rounds interleave the rows, so a ratio compares two runs a minute apart at most.
+     * "pooled" is the p99 of all rounds' requests of the row over that of all off rows: one p99 over the longer window
+     * is steadier than a 15 s window's, in which a few excursions of the hot queue decide the tail.
+     */
+    static String summary(List<Row> rows) {
+        StringBuilder sb = new StringBuilder();
+        Map<String, Map<String, List<double[]>>> ratios = new LinkedHashMap<>();
+        Map<String, Row> off = new LinkedHashMap<>();
+        for (Row r : rows) {
+            if (r.ran() && r.row().equals("off")) {
+                off.put(r.workload() + "#" + r.round(), r);
+            }
+        }
+        for (Row r : rows) {
+            Row o = off.get(r.workload() + "#" + r.round());
+            if (!r.ran() || r.row().equals("off") || o == null) {
+                continue;
+            }
+            ratios.computeIfAbsent(r.workload(), w -> new LinkedHashMap<>()).computeIfAbsent(r.row(),
+                    x -> new ArrayList<>()).add(new double[] {r.p99() / o.p99(),
+                            r.result().throughput() / o.result().throughput(), r.p99(), o.p99()});
+        }
+        if (ratios.isEmpty()) {
+            return "";
+        }
+        Map<String, OpStats> pooled = new LinkedHashMap<>();
+        for (Row r : rows) {
+            if (r.ran()) {
+                pooled.computeIfAbsent(r.workload() + "#" + r.row(), k -> new OpStats()).add(r.result().total());
+            }
+        }
+        sb.append(String.format(Locale.ROOT, "%n%-16s %-9s %-40s %7s %8s %-22s %7s%n", "workload", "row",
+                "p99/off per round (p99 ms/off ms)", "median", "pooled", "throughput/off", "median"));
+        ratios.forEach((w, byRow) -> byRow.forEach((row, list) -> {
+            StringBuilder p = new StringBuilder();
+            StringBuilder t = new StringBuilder();
+            double[] pr = new double[list.size()];
+            double[] tr = new double[list.size()];
+            for (int i = 0; i < list.size(); i++) {
+                double[] x = list.get(i);
+                pr[i] = x[0];
+                tr[i] = x[1];
+                p.append(i == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.2f(%.0f/%.0f)", x[0], x[2], x[3]));
+                t.append(i == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.3f", x[1]));
+            }
+            OpStats mine = pooled.get(w + "#" + row);
+            OpStats theirs = pooled.get(w + "#off");
+            sb.append(String.format(Locale.ROOT, "%-16s %-9s %-40s %7.2f %8.2f %-22s %7.3f%n", w, row, p, median(pr),
+                    mine.latencyMillis(99) / theirs.latencyMillis(99), t, median(tr)));
+        }));
+        return sb.toString();
+    }
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        java.util.Arrays.sort(v);
+        int n = v.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     /** One line chart per workload: max/mean backend load over time, one series per row. */
@@ -416,7 +616,7 @@ public final class BalanceBench implements Callable<Integer> {
                 x[i] = r.series().get(i)[0];
                 y[i] = Double.isNaN(r.series().get(i)[1]) ? 0 : r.series().get(i)[1];
             }
-            chart.addSeries(r.row(), x, y);
+            chart.addSeries(r.row() + " r" + r.round(), x, y);
         }
         Path file = dir.resolve("proxy-balance.png");
         if (charts.isEmpty()) {

@@ -20,7 +20,10 @@ public enum Emulation {
     /** {@link #DISK} with every time divided by 10, deadlines too: 2, 6.5, 55 ms. */
     SCALED10("scaled10: per backend one server, S = 0.02 ms w.p. 0.3 else lognormal(mean 0.6 ms, cv 0.6)", 0.1,
             new double[] {2, 6.5, 55}),
-    /** MBal-like capacity limit: exponential service with mean 1/4000 s (4000 ops/s per backend). */
+    /**
+     * MBal-like capacity limit: exponential service with mean 1/4000 s (4000 ops/s per backend) unless a shim is
+     * started with another mean ({@link SlowShim#start(String, java.net.InetSocketAddress, Emulation, double, long)}).
+     */
     CAPACITY("capacity: per backend one server, S ~ exponential(mean 0.25 ms) = 4000 ops/s", -1,
             new double[] {2, 6.5, 55});
 
@@ -63,18 +66,34 @@ public enum Emulation {
 
     /** One service time, nanoseconds. */
     public long serviceNanos(SplittableRandom random) {
+        return serviceNanos(random, meanServiceNanos());
+    }
+
+    /**
+     * One service time of this profile's shape with its mean moved to {@code meanNanos}: every draw is scaled by
+     * {@code meanNanos / meanServiceNanos()}. Why: {@code proxy-balance} lowers a backend's capacity (a longer mean)
+     * until the whole run fits on a 2-core machine, and the shape must stay the same.
+     *
+     * @throws IllegalArgumentException if {@code meanNanos} is not positive on a shimmed profile
+     */
+    public long serviceNanos(SplittableRandom random, double meanNanos) {
+        if (this == NONE) {
+            return 0;
+        }
+        if (!(meanNanos > 0)) {
+            throw new IllegalArgumentException("mean service time " + meanNanos + " ns (expected: > 0)");
+        }
         switch (this) {
-            case NONE:
-                return 0;
             case CAPACITY:
-                return (long) (-Math.log(1 - random.nextDouble()) * 250_000);
+                return (long) (-Math.log(1 - random.nextDouble()) * meanNanos);
             default:
+                double k = meanNanos / meanServiceNanos();
                 if (random.nextDouble() < 0.3) {
-                    return (long) (200_000 * scale);
+                    return (long) (200_000 * scale * k);
                 }
                 // Lognormal with mean m and coefficient of variation cv: sigma^2 = ln(1 + cv^2), mu = ln m - sigma^2/2.
                 double sigma2 = Math.log(1 + 0.36);
-                double mu = Math.log(6_000_000 * scale) - sigma2 / 2;
+                double mu = Math.log(6_000_000 * scale * k) - sigma2 / 2;
                 return (long) Math.exp(mu + Math.sqrt(sigma2) * gaussian(random));
         }
     }

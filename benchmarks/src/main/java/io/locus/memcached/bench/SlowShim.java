@@ -34,6 +34,7 @@ public final class SlowShim implements AutoCloseable {
     private final String name;
     private final InetSocketAddress backend;
     private final Emulation emulation;
+    private final double meanServiceNanos;
     private final SplittableRandom random;
     private final ServerSocket listener;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -43,10 +44,12 @@ public final class SlowShim implements AutoCloseable {
     private long busyNanos;
     private volatile boolean closed;
 
-    private SlowShim(String name, InetSocketAddress backend, Emulation emulation, long seed) throws IOException {
+    private SlowShim(String name, InetSocketAddress backend, Emulation emulation, double meanServiceNanos, long seed)
+            throws IOException {
         this.name = name;
         this.backend = backend;
         this.emulation = emulation;
+        this.meanServiceNanos = meanServiceNanos;
         this.random = new SplittableRandom(seed);
         this.listener = new ServerSocket(0, 512, InetAddress.getByName("127.0.0.1"));
         this.acceptor = new Thread(this::acceptLoop, "shim-" + name + "-accept");
@@ -61,8 +64,25 @@ public final class SlowShim implements AutoCloseable {
      * @throws UncheckedIOException if no port can be bound
      */
     public static SlowShim start(String name, InetSocketAddress backend, Emulation emulation, long seed) {
+        return start(name, backend, emulation, emulation.meanServiceNanos(), seed);
+    }
+
+    /**
+     * Starts a shim whose service times have {@code emulation}'s shape and mean {@code meanServiceNanos} (capacity
+     * {@code 1e9 / meanServiceNanos} requests per second).
+     *
+     * @param seed seed of the service-time draws
+     * @throws IllegalArgumentException if the mean is not positive for a shimmed profile
+     * @throws UncheckedIOException if no port can be bound
+     */
+    public static SlowShim start(String name, InetSocketAddress backend, Emulation emulation, double meanServiceNanos,
+            long seed) {
+        if (emulation.shimmed() && !(meanServiceNanos > 0)) {
+            throw new IllegalArgumentException("shim " + name + ": mean service time " + meanServiceNanos
+                    + " ns (expected: > 0)");
+        }
         try {
-            return new SlowShim(name, backend, emulation, seed);
+            return new SlowShim(name, backend, emulation, meanServiceNanos, seed);
         } catch (IOException e) {
             throw new UncheckedIOException("shim " + name + " for " + backend + ": cannot listen", e);
         }
@@ -85,7 +105,7 @@ public final class SlowShim implements AutoCloseable {
 
     /** The release time of a reply complete at {@code arrivalNanos}: the queue model. */
     synchronized long schedule(long arrivalNanos) {
-        long service = emulation.serviceNanos(random);
+        long service = emulation.serviceNanos(random, meanServiceNanos);
         long start = Math.max(arrivalNanos, serverFreeNanos);
         serverFreeNanos = start + service;
         replies++;

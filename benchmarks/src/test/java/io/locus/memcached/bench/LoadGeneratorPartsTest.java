@@ -180,6 +180,15 @@ class LoadGeneratorPartsTest {
             assertTrue(idle > second + 5_000_000_000L, "an idle server starts at arrival");
             assertEquals(3, shim.counters()[0]);
         }
+        try (SlowShim slow = SlowShim.start("t", new java.net.InetSocketAddress("127.0.0.1", 1), Emulation.CAPACITY,
+                4_000_000, 3)) {
+            long total = 0;
+            for (int i = 0; i < 2000; i++) {
+                total = slow.schedule(0);
+            }
+            // 2000 back-to-back requests at a 4 ms mean: the server is busy about 8 s (a 250 us mean gives 0.5 s).
+            assertEquals(8e9, total, 8e9 * 0.1);
+        }
     }
 
     @Test
@@ -192,7 +201,28 @@ class LoadGeneratorPartsTest {
                 sum += e.serviceNanos(random);
             }
             assertEquals(e.meanServiceNanos(), sum / n, e.meanServiceNanos() * 0.02, e.name());
+            // A moved mean (proxy-balance's --capacity) keeps the shape: the mean follows, so does the spread.
+            SplittableRandom again = new SplittableRandom(5);
+            double moved = 0;
+            double movedSquares = 0;
+            double base = 0;
+            double baseSquares = 0;
+            SplittableRandom baseRandom = new SplittableRandom(5);
+            for (int i = 0; i < n; i++) {
+                double x = e.serviceNanos(again, 2_000_000);
+                moved += x;
+                movedSquares += x * x;
+                double y = e.serviceNanos(baseRandom);
+                base += y;
+                baseSquares += y * y;
+            }
+            assertEquals(2_000_000, moved / n, 2_000_000 * 0.02, e.name() + " moved mean");
+            double cvMoved = Math.sqrt(movedSquares / n - (moved / n) * (moved / n)) / (moved / n);
+            double cvBase = Math.sqrt(baseSquares / n - (base / n) * (base / n)) / (base / n);
+            assertEquals(cvBase, cvMoved, 0.001, e.name() + " coefficient of variation");
         }
+        assertThrows(IllegalArgumentException.class, () -> Emulation.CAPACITY.serviceNanos(new SplittableRandom(1), 0));
+        assertEquals(0, Emulation.NONE.serviceNanos(new SplittableRandom(1), 1_000));
         assertEquals(2.0, Emulation.SCALED10.deadlineMillis(DeadlineRange.R1));
         assertThrows(IllegalArgumentException.class, () -> Emulation.DISK.deadlineMillis(DeadlineRange.BEST_EFFORT));
     }

@@ -45,6 +45,8 @@ public final class Balancer<K> {
     private final CostBenefitAnalyzer analyzer;
     private final PhaseStateMachine phases;
     private final MigrationPlanner migrationPlanner;
+    /** The sampling rate in force in NORMAL: {@code lb.sample_rate}, raised to {@link #baseSampleRate}'s floor. */
+    private final double baseSampleRate;
     /** Read by the proxy's I/O threads on every request, changed by the epoch thread. */
     private final Map<Integer, BucketMigration<K>> migrations = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Integer, Long> movedAtEpoch = new HashMap<>();
@@ -90,6 +92,8 @@ public final class Balancer<K> {
         this.clock = clock;
         this.monitor = new LoadMonitor(capacityOpsPerSecond, table.bucketCount());
         this.tracker = new HotKeyTracker<>(config, random);
+        this.baseSampleRate = baseSampleRate(config, capacityOpsPerSecond);
+        tracker.setSampleRate(baseSampleRate);
         this.detector = new HotspotDetector<>(config);
         this.directory = new ReplicaDirectory<>(config, table.servers(), clock);
         Predicate<K> replicable = k -> bytesOf.apply(k).length <= ReplicaDirectory.MAX_REPLICABLE_KEY_BYTES;
@@ -101,6 +105,37 @@ public final class Balancer<K> {
         this.maxBytes = new long[table.servers()];
         Arrays.fill(maxBytes, Long.MAX_VALUE);
         this.epochStartNanos = clock.getAsLong();
+    }
+
+    /**
+     * Expected samples per epoch of a key right at the hot threshold, below which {@code lb.sample_rate} is raised.
+     * Why: a key is hot at {@code r >= lb.hot_rate_fraction * T} and must stay hot {@code lb.persistence} epochs in
+     * a row; if such a key is sampled less than about once per epoch, its decayed count falls under the threshold
+     * between samples, the streak breaks, and the lease of a replicated key lapses. With MBal's ps = 0.05, T = 4000
+     * ops/s and 1 s epochs a threshold key gets 4 samples per epoch; with T = 500 and 500 ms epochs it got 0.25,
+     * and Phase 1 replicated the hottest key only now and then (proxy-balance, 22 Nov 2026).
+     */
+    public static final double MIN_THRESHOLD_SAMPLES = 4;
+
+    /**
+     * {@code lb.sample_rate}, raised (up to 1) so that a key at the hot threshold of the smallest backend is expected
+     * to be sampled {@link #MIN_THRESHOLD_SAMPLES} times per epoch. The sample rate bounds the tracker's cost per
+     * request; where that floor lifts it, the request rate is low enough for the cost not to matter (ps·T·E is a
+     * few hundred samples per epoch at most). Unchanged for the defaults (T = 50,000, 1 s epochs: floor 0.004).
+     */
+    static double baseSampleRate(BalanceConfig config, double[] capacityOpsPerSecond) {
+        double smallest = Double.POSITIVE_INFINITY;
+        for (double t : capacityOpsPerSecond) {
+            smallest = Math.min(smallest, t);
+        }
+        double thresholdSamplesAtPs1 = config.hotRateFraction() * smallest * config.epochSeconds();
+        double floor = thresholdSamplesAtPs1 > 0 ? MIN_THRESHOLD_SAMPLES / thresholdSamplesAtPs1 : 1;
+        return Math.min(1, Math.max(config.sampleRate(), floor));
+    }
+
+    /** The sampling rate in force while no phase lowers it: {@code lb.sample_rate} or its floor. */
+    public double baseSampleRate() {
+        return baseSampleRate;
     }
 
     /** Counts a read of {@code key} and chooses its backend (home or a readable shadow, least loaded this epoch). */
@@ -228,13 +263,13 @@ public final class Balancer<K> {
         if (step.replicate() && config.replicasMax() > 1) { // replicate() is false when lb.phases lacks p1
             plan = replication.plan(hot, loads, up, now);
             if (plan.replHighReached()) {
-                tracker.setSampleRate(Math.max(tracker.sampleRate() / 2, config.sampleRate() / 64));
+                tracker.setSampleRate(Math.max(tracker.sampleRate() / 2, baseSampleRate / 64));
             }
         } else {
             plan = new ReplicationPlanner.Plan<>(List.of(), List.of(), List.of(), directory.expire(), false, l);
         }
-        if (step.active().contains(Phase.NORMAL) && tracker.sampleRate() != config.sampleRate()) {
-            tracker.setSampleRate(config.sampleRate());
+        if (step.active().contains(Phase.NORMAL) && tracker.sampleRate() != baseSampleRate) {
+            tracker.setSampleRate(baseSampleRate);
         }
         MigrationPlanner.Plan migration = null;
         if (step.planMigration()) {

@@ -24,12 +24,16 @@ class BalancerTest {
     private final ManualClock clock = new ManualClock();
 
     private Balancer<String> balancer(BalanceConfig config) {
+        return balancer(config, 10_000);
+    }
+
+    private Balancer<String> balancer(BalanceConfig config, double capacity) {
         List<RingServer> ring = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             ring.add(new RingServer("10.0.0." + (i + 1), 1));
         }
         double[] caps = new double[4];
-        Arrays.fill(caps, 10_000);
+        Arrays.fill(caps, capacity);
         return new Balancer<>(config, new VirtualBucketTable(ring, config.cacheletsPerBackend()), caps,
                 k -> k.getBytes(StandardCharsets.ISO_8859_1), clock, new SplittableRandom(SEED));
     }
@@ -168,5 +172,42 @@ class BalancerTest {
         assertEquals(0.025, rates[4]);
         assertEquals(0.05 / 32, rates[8], 1e-12);
         assertEquals(0, b.directory().size());
+    }
+
+    @Test
+    void sampleRate_isRaisedSoThatAThresholdKeyIsSampledFourTimesAnEpoch_onlyWhereItWasBelow() {
+        BalanceConfig defaults = BalanceConfig.defaults();
+        assertEquals(0.05, Balancer.baseSampleRate(defaults, new double[] {50_000, 50_000}));
+        assertEquals(0.05, Balancer.baseSampleRate(defaults, new double[] {4_000}), 1e-12); // 0.02*4000*1 s*0.05 = 4
+        BalanceConfig halfSecond = defaults.withOverrides(Map.of("lb.epoch", "500ms"));
+        assertEquals(0.8, Balancer.baseSampleRate(halfSecond, new double[] {500, 500, 500, 500}), 1e-12);
+        assertEquals(0.8, Balancer.baseSampleRate(halfSecond, new double[] {5_000, 500}), 1e-12); // the smallest
+        assertEquals(1.0, Balancer.baseSampleRate(halfSecond, new double[] {100}));
+        assertEquals(0.05, balancer(defaults).baseSampleRate(), 1e-12);
+    }
+
+    @Test
+    void smallCapacities_aKeyTwiceOverTheHotThreshold_isReplicatedAndStaysReplicated() {
+        // T = 500 ops/s, 500 ms epochs: the threshold is 10 ops/s. One key at 20 ops/s on top of 1,200 ops/s spread
+        // over 2,000 cold keys. With ps = 0.05 that key was sampled 0.5 times an epoch: it reached 4 hot epochs in a
+        // row only now and then, and lost its replica whenever it missed 4 (its lease). The floor (ps 0.8) keeps it.
+        Balancer<String> b = balancer(BalanceConfig.defaults().withOverrides(Map.of("lb.epoch", "500ms")), 500);
+        SplittableRandom random = new SplittableRandom(SEED);
+        long step = 1_000_000_000L / 1_220;
+        int replicatedEpochs = 0;
+        for (int epoch = 1; epoch <= 40; epoch++) {
+            EpochReport<String> report = null;
+            while (report == null) {
+                b.onRead(random.nextInt(1_220) < 20 ? "hot" : "cold" + random.nextInt(2_000));
+                clock.nowNanos += step;
+                report = b.tick();
+            }
+            if (epoch >= 8) {
+                assertTrue(b.directory().contains("hot"), "epoch " + epoch + ": the hot key lost its replica");
+                replicatedEpochs++;
+            }
+        }
+        assertEquals(33, replicatedEpochs);
+        assertEquals(1, b.directory().size(), "no cold key is replicated");
     }
 }
