@@ -45,13 +45,13 @@ public final class PathEncoder {
      *   143 in that run); a branch-free murmur3 for components up to 16 bytes, 188 (slower); the scan inlined, so the
      *   next component's scan no longer waits for this one's hash, 125 against 143 and Murmur3's 80 (1.57x, the best
      *   byte-identical variant). With the hash stubbed out, scan, level codes and token took 61-65 ns: the seven
-     *   murmur3_x86_32 of a typical key (three multiplies per 4 bytes, a two-multiply finalisation each) took the
-     *   other ~75. So the hash itself had to get cheaper; NameHash with the inlined scan gave 96 against Murmur3's 76
-     *   in the same harness (1.26x; JMH and TokenCostInterleaved figures in the module README). NameHash's
-     *   collision and code-uniformity figures equal murmur3_x86_32's on real names (see its class comment); the
-     *   layout (48 bytes, 16-bit level codes 1..0xFFFE, 32-bit name and overflow codes, the non-path region hashed
-     *   with murmur3_x64_128) is unchanged. Changing tokens was acceptable because
-     *   nothing is deployed (version 0.x); from now on the mapping is frozen like any on-disk format.
+     *   murmur3_x86_32 of a typical key (two multiplies and a dependent multiply-add per 4 bytes, a two-multiply
+     *   finalisation each) took the other ~75. So the hash itself had to get cheaper; NameHash with the inlined scan
+     *   gave 96 against Murmur3's 76 in the same harness (1.26x; JMH and TokenCostInterleaved figures in the module
+     *   README). NameHash's collision and code-uniformity figures equal murmur3_x86_32's on real names (see its
+     *   class comment); the layout (48 bytes, 16-bit level codes 1..0xFFFE, 32-bit name and overflow codes, the
+     *   non-path region hashed with murmur3_x64_128) is unchanged. Changing tokens was acceptable because nothing is
+     *   deployed (version 0.x); from now on the mapping is frozen like any on-disk format.
      */
     private static final byte SLASH = '/';
     private static final byte DOT = '.';
