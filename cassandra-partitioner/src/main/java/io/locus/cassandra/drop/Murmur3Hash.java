@@ -5,19 +5,18 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * MurmurHash3 (Austin Appleby's public-domain algorithms) over a byte-array slice: x64_128 and x86_32.
+ * MurmurHash3 x64_128 (Austin Appleby's public-domain algorithm) over a byte-array slice.
  *
- * <p>These are the standard variants: tail bytes are read unsigned, so results equal Guava's
- * {@code Hashing.murmur3_128(seed)} and {@code Hashing.murmur3_32_fixed(seed)}. They are <em>not</em> Cassandra's
- * {@code MurmurHash.hash3_x64_128}, which sign-extends tail bytes for backward compatibility. The token layout of
- * {@link PathEncoder} depends on every bit of both functions: they must never change.
+ * <p>This is the standard variant: tail bytes are read unsigned, so results equal Guava's
+ * {@code Hashing.murmur3_128(seed)}. It is <em>not</em> Cassandra's {@code MurmurHash.hash3_x64_128}, which
+ * sign-extends tail bytes for backward compatibility. The non-path region of the token layout ({@link PathEncoder})
+ * depends on every bit of it: it must never change. (Path components use {@link NameHash}.)
  *
  * <p>Stateless and thread-safe; no allocation.
  */
 public final class Murmur3Hash {
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
 
@@ -84,60 +83,6 @@ public final class Murmur3Hash {
             LONG_BE.set(out, outOffset + 8, h2);
         }
         return h1;
-    }
-
-    /**
-     * MurmurHash3 x86_32 over {@code data[offset, offset+length)}, equal to Guava's
-     * {@code Hashing.murmur3_32_fixed(seed).hashBytes(data, offset, length).asInt()}. For the 4-16 byte names that
-     * make up paths it does a fraction of x64_128's work: one 32-bit multiply chain per 4 bytes, one 32-bit
-     * finalisation (x64_128 always runs two 64-bit finalisations and the h1/h2 cross mixing).
-     */
-    public static int hash32(byte[] data, int offset, int length, int seed) {
-        int h = seed;
-        int p = offset;
-        int blockEnd = offset + (length & ~3);
-        for (; p < blockEnd; p += 4) {
-            h = round32(h, (int) INT_LE.get(data, p));
-        }
-        int k = 0;
-        switch (length & 3) {
-            case 3:
-                k ^= (data[p + 2] & 0xFF) << 16;
-                // fall through
-            case 2:
-                k ^= (data[p + 1] & 0xFF) << 8;
-                // fall through
-            case 1:
-                k ^= data[p] & 0xFF;
-                h ^= mix32(k);
-                break;
-            default:
-                break;
-        }
-        return fmix32(h ^ length);
-    }
-
-    /** x86_32: one full 4-byte block {@code k} (little-endian) into the state {@code h}. */
-    static int round32(int h, int k) {
-        h ^= mix32(k);
-        h = Integer.rotateLeft(h, 13);
-        return h * 5 + 0xe6546b64;
-    }
-
-    /** x86_32: the block/tail mixing of {@code k} (a tail of 1-3 bytes is xor-ed in as {@code h ^= mix32(k)}). */
-    static int mix32(int k) {
-        k *= 0xcc9e2d51;
-        k = Integer.rotateLeft(k, 15);
-        return k * 0x1b873593;
-    }
-
-    /** x86_32's finalisation; the caller has xor-ed the length into {@code h}. */
-    static int fmix32(int h) {
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        return h ^ (h >>> 16);
     }
 
     private static long mixK1(long k1) {

@@ -34,14 +34,24 @@ public final class PathEncoder {
      *   segment is not resolved (that would need the file system) and goes to the hashed non-path region, like any
      *   key not starting with '/'. Bytes are hashed as given: '/' (0x2F) never occurs inside a multi-byte UTF-8
      *   sequence, so splitting raw bytes equals splitting the decoded string, and invalid UTF-8 still hashes.
-     * - Token format 2 (TokenLayout.FORMAT_VERSION): the per-component hash H32 is murmur3_x86_32 (seed "DROP").
-     *   Format 1 took the low 32 bits of a full murmur3_x64_128 per component, as A.3.3 first wrote it; that made
-     *   getToken cost 1.5-3.6x Murmur3Partitioner on typical paths (one 128-bit hash, with two 64-bit finalisations,
-     *   per component against Murmur3's one per key), above the 1.5x target. Only 32 bits are ever used, so the
-     *   32-bit variant of the same well-known, public-domain family gives codes of the same quality for a fraction of
-     *   the work; the layout (48 bytes, 16-bit level codes 1..0xFFFE, 32-bit name and overflow codes, the non-path
-     *   region hashed with murmur3_x64_128) is unchanged. Changing tokens was acceptable because nothing is deployed
-     *   (version 0.x); from now on the mapping is frozen like any on-disk format.
+     * - Token format 3 (TokenLayout.FORMAT_VERSION): the per-component hash H32 is NameHash (one 64-bit multiply per
+     *   8 bytes plus one to finish), absorbed from the very words the scan for '/' loads. History: format 1 (the low
+     *   32 bits of murmur3_x64_128 per component, as A.3.3 first wrote it) made getToken cost 1.5-3.6x
+     *   Murmur3Partitioner on typical paths; format 2 (murmur3_x86_32) 1.5-1.7x, still not below the 1.5x target
+     *   with margin. Before changing tokens again, format 2 was optimised byte for byte, each variant timed in one
+     *   JVM next to the committed encoder and Murmur3Partitioner on the 4,096 TYPICAL keys (best of 30 interleaved
+     *   rounds, ns per key; the committed encoder: 132-157, Murmur3Partitioner: 71-80): a branch-free tail, 144-152
+     *   (slower); all '/' found first as a 64-bit mask, then each component hashed at known length, 141 (committed
+     *   143 in that run); a branch-free murmur3 for components up to 16 bytes, 188 (slower); the scan inlined, so the
+     *   next component's scan no longer waits for this one's hash, 125 against 143 and Murmur3's 80 (1.57x, the best
+     *   byte-identical variant). With the hash stubbed out, scan, level codes and token took 61-65 ns: the seven
+     *   murmur3_x86_32 of a typical key (two multiplies and a dependent multiply-add per 4 bytes, a two-multiply
+     *   finalisation each) took the other ~75. So the hash itself had to get cheaper; NameHash with the inlined scan
+     *   gave 96 against Murmur3's 76 in the same harness (1.26x; JMH and TokenCostInterleaved figures in the module
+     *   README). NameHash's collision and code-uniformity figures equal murmur3_x86_32's on real names (see its
+     *   class comment); the layout (48 bytes, 16-bit level codes 1..0xFFFE, 32-bit name and overflow codes, the
+     *   non-path region hashed with murmur3_x64_128) is unchanged. Changing tokens was acceptable because nothing is
+     *   deployed (version 0.x); from now on the mapping is frozen like any on-disk format.
      */
     private static final byte SLASH = '/';
     private static final byte DOT = '.';
@@ -95,12 +105,12 @@ public final class PathEncoder {
 
     /** 16-bit level code of a name: 1..0xFFFE (0 means "no component", 0xFFFF is reserved). */
     public static int code16(byte[] b, int off, int len) {
-        return code16(Murmur3Hash.hash32(b, off, len, SEED));
+        return code16(NameHash.hash32(b, off, len));
     }
 
     /** 32-bit name code: 1..2^32-1 (0 means "no name"). */
     public static long code32(byte[] b, int off, int len) {
-        return code32(Murmur3Hash.hash32(b, off, len, SEED));
+        return code32(NameHash.hash32(b, off, len));
     }
 
     /** CODE16 of A.3.3 from H32 = {@code h} (unsigned). */
@@ -119,9 +129,18 @@ public final class PathEncoder {
         Murmur3Hash.hash128(key, offset, length, SEED, t, 2);
     }
 
-    /** Returns false if the key holds a '..' segment (the caller then hashes it as a non-path key). */
+    /**
+     * Returns false if the key holds a '..' segment (the caller then hashes it as a non-path key).
+     *
+     * <p>Each component is scanned for its terminating '/' 8 bytes per step (the SWAR zero-byte test on
+     * {@code word ^ 0x2F..2F}; its lowest flagged byte is always a real match) and the same words are absorbed into its
+     * {@link NameHash} on the way, so every byte is loaded once. The scan of the next component depends only on where
+     * this one ends, not on its hash, so the CPU overlaps one component's hash with the next one's scan. Reads may run
+     * past {@code end} inside the array (never past it); those bytes are masked off.
+     */
     private static boolean encodePath(byte[] key, int offset, int length, byte[] t) {
         int end = offset + length;
+        int lastRead = key.length - 8;  // the last index at which an 8-byte read fits
         int parents = 0;            // completed parent components so far
         int pendingStart = -1;      // the last component seen; it becomes a parent when another one follows
         int pendingEnd = -1;
@@ -130,8 +149,28 @@ public final class PathEncoder {
         int overflowEnd = -1;       // end of the last parent beyond level 20
         int s = offset + 1;
         while (s <= end) {
-            long c = component(key, s, end);
-            int e = (int) (c >>> 32);
+            long h = NameHash.SEED;
+            int p = s;
+            long w;
+            int n;                  // bytes of the component in w (8: the component goes on)
+            while (true) {
+                if (p <= lastRead) {
+                    w = (long) LONG_LE.get(key, p);
+                } else if (lastRead >= 0) {
+                    // The array's last 8 bytes, shifted so that byte p comes first; zeros follow (never a '/').
+                    w = (p - lastRead == 8) ? 0 : (long) LONG_LE.get(key, lastRead) >>> ((p - lastRead) << 3);
+                } else {
+                    w = readShortArray(key, p);
+                }
+                long x = w ^ SLASHES;
+                n = Math.min(Long.numberOfTrailingZeros((x - LOW_BITS) & ~x & HIGH_BITS) >>> 3, end - p);
+                if (n < 8) {
+                    break;
+                }
+                h = NameHash.absorb(h, w);
+                p += 8;
+            }
+            int e = p + n;
             int segLen = e - s;
             if (segLen == 0 || (segLen == 1 && key[s] == DOT)) {
                 s = e + 1;
@@ -153,7 +192,8 @@ public final class PathEncoder {
             }
             pendingStart = s;
             pendingEnd = e;
-            pendingHash = (int) c;
+            // The last word holds the component's final n (0..7) bytes: mask off the '/' and what follows.
+            pendingHash = NameHash.finish(NameHash.absorb(h, w & ((1L << (n << 3)) - 1)), segLen);
             s = e + 1;
         }
         if (pendingStart < 0) {
@@ -165,53 +205,6 @@ public final class PathEncoder {
         }
         TokenLayout.putInt(t, NAME_OFFSET, code32(pendingHash));
         return true;
-    }
-
-    /**
-     * Finds the end of the component starting at {@code s} (the next '/' or {@code end}) and computes its
-     * murmur3_x86_32 on the way, 8 bytes per step: the '/' test is the SWAR zero-byte test on {@code word ^ 0x2F..2F}
-     * (its lowest flagged byte is always a real match), and the two 4-byte halves of a word are two murmur3 blocks.
-     * A byte-at-a-time scan cost more than hashing the whole key with murmur3. Reads may run past {@code end} inside
-     * the array (never past it); those bytes are masked off.
-     *
-     * @return (end index &lt;&lt; 32) | H32 of {@code key[s, end index)}; equal to {@link Murmur3Hash#hash32}
-     */
-    private static long component(byte[] key, int s, int end) {
-        int h = SEED;
-        int p = s;
-        int lastRead = key.length - 8;      // the last index at which an 8-byte read fits
-        while (true) {
-            long w;
-            if (p <= lastRead) {
-                w = (long) LONG_LE.get(key, p);
-            } else if (lastRead >= 0) {
-                // The array's last 8 bytes, shifted so that byte p comes first; zeros follow (never a '/').
-                w = (p - lastRead == 8) ? 0 : (long) LONG_LE.get(key, lastRead) >>> ((p - lastRead) << 3);
-            } else {
-                w = readShortArray(key, p);
-            }
-            long x = w ^ SLASHES;
-            long slash = (x - LOW_BITS) & ~x & HIGH_BITS;
-            int n = slash == 0 ? 8 : Long.numberOfTrailingZeros(slash) >>> 3;
-            n = Math.min(n, end - p);
-            if (n == 8) {
-                h = Murmur3Hash.round32(h, (int) w);
-                h = Murmur3Hash.round32(h, (int) (w >>> 32));
-                p += 8;
-                continue;
-            }
-            if (n >= 4) {
-                h = Murmur3Hash.round32(h, (int) w);
-                w >>>= 32;
-                n -= 4;
-                p += 4;
-            }
-            if (n > 0) {
-                h ^= Murmur3Hash.mix32((int) w & ((1 << (n << 3)) - 1));
-                p += n;
-            }
-            return ((long) p << 32) | (Murmur3Hash.fmix32(h ^ (p - s)) & 0xFFFF_FFFFL);
-        }
     }
 
     /** Bytes {@code key[p..]} of an array shorter than 8 bytes as a little-endian word, zero-padded. */
@@ -230,7 +223,7 @@ public final class PathEncoder {
      */
     private static long overflowCode(byte[] key, int start, int end) {
         if (isNormalised(key, start, end)) {
-            return code32(Murmur3Hash.hash32(key, start, end - start, SEED));
+            return code32(NameHash.hash32(key, start, end - start));
         }
         byte[] joined = new byte[end - start];
         int n = 0;
@@ -251,7 +244,7 @@ public final class PathEncoder {
             System.arraycopy(key, s, joined, n, segLen);
             n += segLen;
         }
-        return code32(Murmur3Hash.hash32(joined, 0, n, SEED));
+        return code32(NameHash.hash32(joined, 0, n));
     }
 
     /** Whether {@code key[start, end)}, which starts and ends inside real components, has no "//" and no "/./". */

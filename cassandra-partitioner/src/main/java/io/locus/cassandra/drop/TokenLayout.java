@@ -15,10 +15,11 @@ package io.locus.cassandra.drop;
  */
 public final class TokenLayout {
     /**
-     * Version of the key-to-token mapping, written in the golden vectors' header. 2: names hashed with
-     * murmur3_x86_32 (1, never deployed: low 32 bits of murmur3_x64_128). Bump it with every change of any token.
+     * Version of the key-to-token mapping, written in the golden vectors' header. 3: names hashed with
+     * {@link NameHash} (never deployed: 2, murmur3_x86_32; 1, the low 32 bits of murmur3_x64_128). Bump it with every
+     * change of any token.
      */
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
     /** Token length in bytes. */
     public static final int TOKEN_BYTES = 48;
     /** Directory levels that get their own 2-byte field. */

@@ -9,9 +9,10 @@ import com.google.common.hash.HashCode;
 import com.google.common.hash.Hashing;
 
 /**
- * A second, deliberately naive implementation of the mode-H pseudo-code of drop-virtcache.md A.3.3 (token format 2:
- * names hashed with murmur3_x86_32), written from the spec with Guava's murmur3_32_fixed (names), murmur3_128
- * (non-path keys) and String operations. Tests compare {@link PathEncoder} against it.
+ * A second, deliberately naive implementation of the mode-H pseudo-code of drop-virtcache.md A.3.3 (token format 3:
+ * names hashed with {@link NameHash}'s definition), written from the spec with String operations, a zero-padded
+ * little-endian ByteBuffer for the names' H32 and Guava's murmur3_128 for non-path keys. Tests compare
+ * {@link PathEncoder} against it.
  */
 final class ReferenceEncoder {
     private ReferenceEncoder() {
@@ -57,9 +58,19 @@ final class ReferenceEncoder {
         return t;
     }
 
-    /** H32 of token format 2: murmur3_x86_32 (Guava's fixed implementation), seed "DROP". */
+    /** H32 of token format 3 (the definition in NameHash's class comment), unsigned. */
     private static long h32(String s) {
-        return Hashing.murmur3_32_fixed(0x44524F50).hashBytes(s.getBytes(StandardCharsets.UTF_8)).asInt() & 0xFFFF_FFFFL;
+        byte[] name = s.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer padded = ByteBuffer.wrap(java.util.Arrays.copyOf(name, (name.length / 8 + 1) * 8))
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long h = 0x44524F50L;
+        for (int i = 0; i < padded.capacity(); i += 8) {
+            h = (h ^ padded.getLong(i)) * 0x9E3779B97F4A7C15L;
+            h ^= h >>> 32;
+        }
+        long x = h ^ name.length;
+        x = (x ^ (x >>> 29)) * 0xD6E8FEB86659FD93L;
+        return x >>> 32;
     }
 
     private static long code32(String s) {
