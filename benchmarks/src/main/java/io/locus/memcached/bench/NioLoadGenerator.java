@@ -541,6 +541,7 @@ public final class NioLoadGenerator {
                 if (r.measured) {
                     long deadline = deadlineOf(r.access.range());
                     tenant.recordGet(done - r.intendedNanos, parsed.reply(), r.access.range(), deadline);
+                    tenant.recordFromSend(done - r.sentNanos);
                     if (deadline >= 0 && parsed.reply() != OpStats.Reply.REJECTED) {
                         admitted[r.access.tenant()]++;
                         if (parsed.reply() == OpStats.Reply.HIT && done - r.sentNanos <= deadline) {
@@ -563,6 +564,7 @@ public final class NioLoadGenerator {
                 }
             } else if (r.measured) {
                 tenant.recordSet(done - r.intendedNanos, parsed.reply());
+                tenant.recordFromSend(done - r.sentNanos);
             }
             completed.incrementAndGet();
             c.request = null;

@@ -14,6 +14,11 @@ public final class OpStats {
     static final long MAX_MICROS = 60_000_000L;
 
     final Histogram latencyMicros = new Histogram(MAX_MICROS, 3);
+    /**
+     * Latency from when the request was written rather than from its intended start (the {@link NioLoadGenerator}
+     * only, gets and sets of the window): without the generator's own lag, for comparing what each row adds.
+     */
+    final Histogram fromSendMicros = new Histogram(MAX_MICROS, 3);
     long gets;
     long hits;
     long sets;
@@ -76,6 +81,7 @@ public final class OpStats {
     /** Adds another thread's counts to this one. */
     void add(OpStats other) {
         latencyMicros.add(other.latencyMicros);
+        fromSendMicros.add(other.fromSendMicros);
         gets += other.gets;
         hits += other.hits;
         sets += other.sets;
@@ -140,6 +146,17 @@ public final class OpStats {
     public double latencyMillis(double percentile) {
         return latencyMicros.getTotalCount() == 0 ? Double.NaN
                 : latencyMicros.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** Records a latency from the send (see {@link #fromSendMicros}). */
+    void recordFromSend(long latencyNanos) {
+        fromSendMicros.recordValue(Math.max(1, Math.min(MAX_MICROS, latencyNanos / 1000)));
+    }
+
+    /** Latency from the send at a percentile (0..100), milliseconds; NaN if none was recorded. */
+    public double fromSendMillis(double percentile) {
+        return fromSendMicros.getTotalCount() == 0 ? Double.NaN
+                : fromSendMicros.getValueAtPercentile(percentile) / 1000.0;
     }
 
     /** The classified reply of one request. */

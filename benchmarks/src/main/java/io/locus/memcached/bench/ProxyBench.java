@@ -436,6 +436,21 @@ public final class ProxyBench implements Callable<Integer> {
             }
         }
         out.add(line.toString());
+        if (!Double.isNaN(d.fromSendMillis(50))) {
+            StringBuilder send = new StringBuilder("# added latency vs direct from the send (us, without the "
+                    + "generator's own lag):");
+            for (RowResult r : rows) {
+                if (r.ran() && r != direct) {
+                    OpStats s = r.result().total();
+                    send.append(String.format(Locale.ROOT, " %s p50 %+.0f p99 %+.0f;", r.label(),
+                            (s.fromSendMillis(50) - d.fromSendMillis(50)) * 1000,
+                            (s.fromSendMillis(99) - d.fromSendMillis(99)) * 1000));
+                }
+            }
+            send.append(String.format(Locale.ROOT, " (direct p50 %.3f ms, p99 %.3f ms)", d.fromSendMillis(50),
+                    d.fromSendMillis(99)));
+            out.add(send.toString());
+        }
         return out;
     }
 

@@ -101,6 +101,9 @@ class NioLoadGeneratorTest {
             assertTrue(o.unanswered() > 0, "a backlog of 700 ms replies is not drained in 1 s: "
                     + generator.lastSummary());
             assertEquals(o.gets + o.unanswered(), o.deadlineGets(), "unanswered gets count as missed deadlines");
+            // From the send, most requests are the fake's instant ones; from the intended start they carry the wait.
+            assertTrue(o.fromSendMillis(50) < 100 && o.latencyMillis(50) > 300, "p50 from the send "
+                    + o.fromSendMillis(50) + " ms, from the intended start " + o.latencyMillis(50) + " ms");
             assertTrue(o.deadlinesMet() < o.deadlineGets() - o.unanswered() + 1);
         }
     }
