@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param maxDemotions times a queued ticket may be overtaken before it is frozen ({@code sched.max_demotions}
  *     K, default 16)
  * @param maxQueue queued tickets beyond which hard tickets are rejected ({@code sched.max_queue}, 1024)
- * @param guard slack kept between predicted finish and deadline ({@code admission.guard}, 100 µs)
+ * @param guard slack kept between predicted finish and deadline ({@code admission.guard}; the proxy's default is 500 µs)
  * @param targetMiss fraction of admitted hard tickets allowed to miss ({@code admission.target_miss}, 0.10)
  * @param quantile service-time quantile used for the ticket's own service ({@code admission.quantile},
  *     default 1 - targetMiss)
