@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * endpoints (direct memcached) a key goes to endpoint {@code hash(key) mod n}; the harness preloads every key on
  * every server, so this placement finds the same data as ketama does.
  */
-public final class LoadGenerator {
+public final class LoadGenerator implements Generator {
     /**
      * Where requests go.
      *

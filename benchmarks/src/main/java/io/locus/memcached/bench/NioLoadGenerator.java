@@ -39,7 +39,7 @@ import java.util.concurrent.locks.LockSupport;
  * never drains is not flattered by leaving its slowest requests out. A get that misses is followed by a set of the
  * value on the same connection (cache-aside), measured from when that set is sent.
  */
-public final class NioLoadGenerator {
+public final class NioLoadGenerator implements Generator {
     /** How long after the measured window the generator waits for the window's answers. */
     static final long DRAIN_NANOS = 1_000_000_000L;
 
@@ -54,7 +54,8 @@ public final class NioLoadGenerator {
     }
 
     /** One line about the last run: connections opened, requests that waited for one, unanswered at the end. */
-    public String lastSummary() {
+    @Override
+    public String summary() {
         return lastSummary;
     }
 

@@ -492,61 +492,6 @@ public final class ProxyBench implements Callable<Integer> {
         }
     }
 
-    /** The two generators behind one face (LoadGenerator stays as it is: other harnesses use it). */
-    interface Generator {
-        LoadGenerator.Result run(LoadGenerator.Target target, KeySource keys, LoadGenerator.Settings settings)
-                throws InterruptedException;
-
-        long completed();
-
-        /** One line about the last run, or empty. */
-        String summary();
-
-        /** See {@link NioLoadGenerator#admittedMetFromSend}; NaN where not measured. */
-        default double admittedMetFromSend(int tenant) {
-            return Double.NaN;
-        }
-
-        static Generator of(String kind) {
-            if (kind.equals("nio")) {
-                NioLoadGenerator nio = new NioLoadGenerator();
-                return new Generator() {
-                    public LoadGenerator.Result run(LoadGenerator.Target t, KeySource k, LoadGenerator.Settings s)
-                            throws InterruptedException {
-                        return nio.run(t, k, s);
-                    }
-
-                    public long completed() {
-                        return nio.completed();
-                    }
-
-                    public String summary() {
-                        return nio.lastSummary();
-                    }
-
-                    public double admittedMetFromSend(int tenant) {
-                        return nio.admittedMetFromSend(tenant);
-                    }
-                };
-            }
-            LoadGenerator threads = new LoadGenerator();
-            return new Generator() {
-                public LoadGenerator.Result run(LoadGenerator.Target t, KeySource k, LoadGenerator.Settings s)
-                        throws InterruptedException {
-                    return threads.run(t, k, s);
-                }
-
-                public long completed() {
-                    return threads.completed();
-                }
-
-                public String summary() {
-                    return "";
-                }
-            };
-        }
-    }
-
     /** One load phase. */
     @FunctionalInterface
     private interface Phase {
@@ -566,5 +511,4 @@ public final class ProxyBench implements Callable<Integer> {
             return "unknown";
         }
     }
-
 }

@@ -83,13 +83,13 @@ class NioLoadGeneratorTest {
             // The fake answers ranges 1 and 2 at once: with one request per connection none of them waits for a
             // 700 ms range-3 reply, so they meet 20 ms and 65 ms (DISK deadlines) unless the machine stalls.
             assertTrue(s.metRatio(DeadlineRange.R1) > 0.95, "range-1 met " + s.metRatio(DeadlineRange.R1) + "; "
-                    + generator.lastSummary());
+                    + generator.summary());
             assertTrue(s.metRatio(DeadlineRange.R2) > 0.95, "range-2 met " + s.metRatio(DeadlineRange.R2));
             assertEquals(0.0, s.metRatio(DeadlineRange.R3), 1e-9, "range-3 replies take 700 ms, beyond 550 ms");
             assertEquals(0, s.unanswered(), "every reply of the window came within the drain: "
-                    + generator.lastSummary());
+                    + generator.summary());
             assertEquals(s.gets, s.deadlineGets(), "every gold key has a deadline");
-            assertTrue(generator.lastSummary().contains(" 0 requests of the window waited"), generator.lastSummary());
+            assertTrue(generator.summary().contains(" 0 requests of the window waited"), generator.summary());
             assertTrue(server.connections.get() >= 2 && server.connections.get() <= 64,
                     "connections opened on demand, at most the pool: " + server.connections.get());
 
@@ -99,7 +99,7 @@ class NioLoadGeneratorTest {
             assertTrue(o.metRatio(DeadlineRange.R1) < 0.5, "range-1 met with one connection: "
                     + o.metRatio(DeadlineRange.R1));
             assertTrue(o.unanswered() > 0, "a backlog of 700 ms replies is not drained in 1 s: "
-                    + generator.lastSummary());
+                    + generator.summary());
             assertEquals(o.gets + o.unanswered(), o.deadlineGets(), "unanswered gets count as missed deadlines");
             // From the send, most requests are the fake's instant ones; from the intended start they carry the wait.
             assertTrue(o.fromSendMillis(50) < 100 && o.latencyMillis(50) > 300, "p50 from the send "
