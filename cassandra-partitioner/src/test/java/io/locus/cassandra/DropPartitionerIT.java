@@ -212,21 +212,40 @@ class DropPartitionerIT {
         assertFalse(map.getReplicas(KS, key).isEmpty());
     }
 
+    /** What {@code locus-drop rebalance} against this node printed on stdout (or stderr) and its exit code. */
+    private record Cli(int exit, String text) { }
+
+    private Cli rebalance(boolean stderr, String... extra) {
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = stderr ? System.err : System.out;
+        java.io.PrintStream capture = new java.io.PrintStream(buf, true, StandardCharsets.UTF_8);
+        if (stderr) {
+            System.setErr(capture);
+        } else {
+            System.setOut(capture);
+        }
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("rebalance", "--contact",
+                node.contactPoint().getHostString() + ":" + node.contactPoint().getPort(),
+                "--keyspace", KS, "--table", "inodes"));
+        args.addAll(java.util.List.of(extra));
+        try {
+            int exit = io.locus.cassandra.cli.DropCommand.run(args.toArray(String[]::new));
+            return new Cli(exit, buf.toString(StandardCharsets.UTF_8));
+        } finally {
+            if (stderr) {
+                System.setErr(saved);
+            } else {
+                System.setOut(saved);
+            }
+        }
+    }
+
     @Test
     @Order(8)
     void rebalanceCommand_readsEveryKeyOfEveryRangeThroughTheDriver() {
-        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream out = System.out;
-        System.setOut(new java.io.PrintStream(buf, true, StandardCharsets.UTF_8));
-        int exit;
-        try {
-            exit = io.locus.cassandra.cli.DropCommand.run("rebalance", "--contact",
-                    node.contactPoint().getHostString() + ":" + node.contactPoint().getPort(),
-                    "--keyspace", KS, "--table", "inodes", "--json");
-        } finally {
-            System.setOut(out);
-        }
-        String json = buf.toString(StandardCharsets.UTF_8);
+        Cli run = rebalance(false, "--json");
+        int exit = run.exit();
+        String json = run.text();
         assertEquals(0, exit, json);
         long rows = session.execute("SELECT count(*) FROM " + TABLE).one().getLong(0);
         assertTrue(json.contains("\"ranges\":16,\"keys\":" + rows + ","), json);
@@ -236,18 +255,9 @@ class DropPartitionerIT {
     @Test
     @Order(9)
     void rebalanceExecute_refusesANodeWithSeveralTokens_beforeReadingAnyKey() {
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream saved = System.err;
-        System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
-        int exit;
-        try {
-            exit = io.locus.cassandra.cli.DropCommand.run("rebalance", "--contact",
-                    node.contactPoint().getHostString() + ":" + node.contactPoint().getPort(),
-                    "--keyspace", KS, "--table", "inodes", "--execute");
-        } finally {
-            System.setErr(saved);
-        }
-        String msg = err.toString(StandardCharsets.UTF_8);
+        Cli run = rebalance(true, "--execute");
+        int exit = run.exit();
+        String msg = run.text();
         assertEquals(2, exit, msg);
         assertTrue(msg.contains("--execute needs num_tokens: 1 on every node, but node "
                 + node.contactPoint().getAddress().getHostAddress() + " has 16 tokens"), msg);

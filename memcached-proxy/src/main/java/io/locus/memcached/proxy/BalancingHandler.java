@@ -95,33 +95,13 @@ final class BalancingHandler implements RequestHandler {
         services.bucketInFlight.decrementAndGet(b);
       }
     }
-    ReplySink counted = new ReplySink() {
-      @Override
-      public void complete(ByteBuf bytes) {
-        done();
-        reply.complete(bytes);
-      }
-
-      @Override
-      public void completeLine(String line) {
-        done();
-        reply.completeLine(line);
-      }
-
-      @Override
-      public void completeSilently() {
-        done();
-        reply.completeSilently();
-      }
-
-      private void done() {
-        for (int i = 0; i < buckets.length; i++) {
-          if (held[i]) {
-            services.bucketInFlight.decrementAndGet(buckets[i]);
-          }
+    ReplySink counted = ReplySink.after(reply, () -> {
+      for (int i = 0; i < buckets.length; i++) {
+        if (held[i]) {
+          services.bucketInFlight.decrementAndGet(buckets[i]);
         }
       }
-    };
+    });
     if (plain) {
       if (read) {
         read(pr, keys, counted);
@@ -444,30 +424,10 @@ final class BalancingHandler implements RequestHandler {
     }
     int home = ticket.home();
     long start = System.nanoTime();
-    passThrough.handle(pr, new ReplySink() {
-      @Override
-      public void complete(ByteBuf bytes) {
-        landed();
-        reply.complete(bytes);
-      }
-
-      @Override
-      public void completeLine(String line) {
-        landed();
-        reply.completeLine(line);
-      }
-
-      @Override
-      public void completeSilently() {
-        landed();
-        reply.completeSilently();
-      }
-
-      private void landed() {
-        services.inFlightWrites.decrementAndGet(stripe);
-        services.balancer.onCompletion(home, System.nanoTime() - start);
-      }
-    });
+    passThrough.handle(pr, ReplySink.after(reply, () -> {
+      services.inFlightWrites.decrementAndGet(stripe);
+      services.balancer.onCompletion(home, System.nanoTime() - start);
+    }));
   }
 
   /** Records the request's latency at {@code backend} when it completes. */
@@ -476,24 +436,6 @@ final class BalancingHandler implements RequestHandler {
       return reply;
     }
     long start = System.nanoTime();
-    return new ReplySink() {
-      @Override
-      public void complete(ByteBuf bytes) {
-        services.balancer.onCompletion(backend, System.nanoTime() - start);
-        reply.complete(bytes);
-      }
-
-      @Override
-      public void completeLine(String line) {
-        services.balancer.onCompletion(backend, System.nanoTime() - start);
-        reply.completeLine(line);
-      }
-
-      @Override
-      public void completeSilently() {
-        services.balancer.onCompletion(backend, System.nanoTime() - start);
-        reply.completeSilently();
-      }
-    };
+    return ReplySink.after(reply, () -> services.balancer.onCompletion(backend, System.nanoTime() - start));
   }
 }

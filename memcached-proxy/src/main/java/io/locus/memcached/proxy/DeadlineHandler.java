@@ -173,7 +173,7 @@ final class DeadlineHandler implements RequestHandler {
         if (cache != null) {
           cache.clear();
         }
-        backends.handle(pr, cache == null ? sink : after(sink, cache::clear));
+        backends.handle(pr, cache == null ? sink : ReplySink.after(sink, cache::clear));
       }
       default -> backends.handle(pr, sink);
     }
@@ -290,7 +290,7 @@ final class DeadlineHandler implements RequestHandler {
     ReplySink target = sink;
     if (cache != null && !invalidate.isEmpty()) {
       invalidate.forEach(cache::invalidate);
-      target = after(sink, () -> invalidate.forEach(cache::invalidate));
+      target = ReplySink.after(sink, () -> invalidate.forEach(cache::invalidate));
     }
     if (backend < 0) {
       backends.handle(pr, target);
@@ -423,34 +423,13 @@ final class DeadlineHandler implements RequestHandler {
     }
 
     void dispatch(Ticket<Pending> ticket) {
-      backends.handle(pr, new ReplySink() {
-        private boolean released;
-
-        private void release() {
-          if (!released) {
-            released = true;
-            scheduler.complete(ticket);
-          }
+      boolean[] released = {false};
+      backends.handle(pr, ReplySink.after(target, () -> {
+        if (!released[0]) {
+          released[0] = true;
+          scheduler.complete(ticket);
         }
-
-        @Override
-        public void complete(ByteBuf reply) {
-          release();
-          target.complete(reply);
-        }
-
-        @Override
-        public void completeLine(String line) {
-          release();
-          target.completeLine(line);
-        }
-
-        @Override
-        public void completeSilently() {
-          release();
-          target.completeSilently();
-        }
-      });
+      }));
       if (internal) {
         stats.cmdMeta.decrement(); // a fill is not a client's meta request
       }
@@ -463,29 +442,6 @@ final class DeadlineHandler implements RequestHandler {
       counters.rejected.increment();
       refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
     }
-  }
-
-  /** A sink that runs {@code action} once the reply is there, before passing it on. */
-  private static ReplySink after(ReplySink sink, Runnable action) {
-    return new ReplySink() {
-      @Override
-      public void complete(ByteBuf reply) {
-        action.run();
-        sink.complete(reply);
-      }
-
-      @Override
-      public void completeLine(String line) {
-        action.run();
-        sink.completeLine(line);
-      }
-
-      @Override
-      public void completeSilently() {
-        action.run();
-        sink.completeSilently();
-      }
-    };
   }
 
   /**

@@ -15,4 +15,30 @@ public interface ReplySink {
 
   /** Completes with no reply (the client asked for none). */
   void completeSilently();
+
+  /**
+   * A sink that runs {@code action} once the reply is there, before passing it on: the one place the proxy's
+   * bookkeeping (in-flight counts, scheduler release, latency) hooks into a reply, whatever its form.
+   */
+  static ReplySink after(ReplySink sink, Runnable action) {
+    return new ReplySink() {
+      @Override
+      public void complete(ByteBuf reply) {
+        action.run();
+        sink.complete(reply);
+      }
+
+      @Override
+      public void completeLine(String line) {
+        action.run();
+        sink.completeLine(line);
+      }
+
+      @Override
+      public void completeSilently() {
+        action.run();
+        sink.completeSilently();
+      }
+    };
+  }
 }
