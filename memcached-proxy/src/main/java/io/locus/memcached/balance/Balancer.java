@@ -160,6 +160,34 @@ public final class Balancer<K> {
         return target;
     }
 
+    /**
+     * The backends that could serve a read of {@code key} now, its owner first, then its readable shadows; counts
+     * nothing. A caller that predicts each backend's finish (the deadline scheduler) picks one of them and passes it
+     * to {@link #onRead(Object, int)}.
+     */
+    public int[] readCopies(K key) {
+        int home = table.owner(table.bucketOf(bytesOf.apply(key)));
+        return directory.contains(key) ? directory.readableCopies(key, home) : new int[] {home};
+    }
+
+    /**
+     * Counts a read of {@code key} that the caller chose to send to {@code chosen} (one of {@link #readCopies}), and
+     * returns where it must go: {@code chosen} if it is the owner or a shadow still readable, else the owner. Why the
+     * check again: a write may have begun since the choice, and a read must never reach a shadow behind it.
+     */
+    public ReadTarget onRead(K key, int chosen) {
+        byte[] bytes = bytesOf.apply(key);
+        int bucket = table.bucketOf(bytes);
+        int home = table.owner(bucket);
+        ReadTarget target = chosen != home && directory.contains(key)
+                ? directory.readTarget(key, home, b -> b == chosen ? 0 : 1)
+                : new ReadTarget(home, false);
+        monitor.recordRequest(target.backend(), false);
+        monitor.recordBucket(bucket);
+        tracker.recordRead(key);
+        return target;
+    }
+
     /** Counts a write of {@code key} and returns its targets: the home, then the shadows (each counted as load). */
     public WriteTicket onWrite(K key) {
         byte[] bytes = bytesOf.apply(key);

@@ -182,6 +182,26 @@ public final class ReplicaDirectory<K> {
     }
 
     /**
+     * The backends a read of {@code key} could be sent to now: {@code home} first, then the readable shadows (lease
+     * running, not failed, acknowledged the newest write begun). Just the home if the key has no readable shadow.
+     */
+    public synchronized int[] readableCopies(K key, int home) {
+        Entry e = entries.get(key);
+        if (e == null || e.home != home || clock.getAsLong() - e.leaseExpiresNanos >= 0) {
+            return new int[] {home};
+        }
+        int[] out = new int[1 + e.shadows.length];
+        out[0] = home;
+        int n = 1;
+        for (int i = 0; i < e.shadows.length; i++) {
+            if (e.readable(i)) {
+                out[n++] = e.shadows[i];
+            }
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    /**
      * Begins a write: bumps the key's version (hiding every shadow from reads until it acknowledges this version)
      * and lists the targets. For a key without replicas: version 0, no shadows.
      */

@@ -46,6 +46,55 @@ final class BalancingHandler implements RequestHandler {
 
   @Override
   public void handle(ProxyRequest pr, ReplySink reply) {
+    route(pr, reply, -1);
+  }
+
+  @Override
+  public void handleAt(ProxyRequest pr, ReplySink reply, int backend) {
+    route(pr, reply, backend);
+  }
+
+  /**
+   * The owner of the key's virtual bucket and, when the bucket is where the ring put it, the key's readable
+   * shadows. During a migration, the backend a read asks first; null with replication for availability (its own
+   * copies and failover) or for a reserved key.
+   */
+  @Override
+  public int[] readCopies(String key) {
+    if (services.availability != null || key.startsWith(RESERVED)) {
+      return null;
+    }
+    int bucket = services.balancer.bucketOf(key);
+    BucketMigration<String> m = services.balancer.migrationOf(bucket);
+    if (m != null) {
+      return new int[] {m.readRoute().first()};
+    }
+    VirtualBucketTable table = services.balancer.table();
+    int owner = table.owner(bucket);
+    return owner != table.home(bucket) ? new int[] {owner} : services.balancer.readCopies(key);
+  }
+
+  /**
+   * Counts a refused read as a read of its keys at their owners. Why: a hot key homed on a slow backend gets its hard
+   * reads refused by admission, and if only admitted reads counted, the balancer would see no load there and never
+   * replicate the key to the copies that could meet those deadlines. Offered load, not carried load, is what
+   * placement must balance.
+   */
+  @Override
+  public void refusedRead(ProxyRequest pr) {
+    MemcachedRequest req = pr.request();
+    if (services.availability != null || req.command().family() == Command.Family.BROADCAST) {
+      return;
+    }
+    for (String k : keysOf(req, pr)) {
+      if (!k.startsWith(RESERVED)) {
+        services.balancer.onRead(k, false);
+      }
+    }
+  }
+
+  /** {@code chosen}: the backend the deadline scheduler chose among {@link #readCopies}, or -1. */
+  private void route(ProxyRequest pr, ReplySink reply, int chosen) {
     MemcachedRequest req = pr.request();
     Command c = req.command();
     if (c.family() == Command.Family.BROADCAST) {
@@ -65,7 +114,7 @@ final class BalancingHandler implements RequestHandler {
     } else if (services.availability != null) {
       withCopies(pr, keys, reply);
     } else {
-      byOwner(pr, keys, reply);
+      byOwner(pr, keys, reply, chosen);
     }
   }
 
@@ -75,7 +124,7 @@ final class BalancingHandler implements RequestHandler {
    * a migration is counted in flight for its bucket from before the owner is read until it completes, so that the
    * copier of a migration that begins meanwhile waits for it: it may have chosen the old owner.
    */
-  private void byOwner(ProxyRequest pr, List<String> keys, ReplySink reply) {
+  private void byOwner(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
     Command c = pr.request().command();
     boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
     VirtualBucketTable table = services.balancer.table();
@@ -104,7 +153,7 @@ final class BalancingHandler implements RequestHandler {
     });
     if (plain) {
       if (read) {
-        read(pr, keys, counted);
+        read(pr, keys, counted, chosen);
       } else {
         write(pr, keys.get(0), counted);
       }
@@ -218,6 +267,66 @@ final class BalancingHandler implements RequestHandler {
         reply.completeLine(line);
       }
     });
+  }
+
+  /**
+   * Whether an {@code mg} with these flags may be answered by a shadow: value, client flags, size and remaining TTL
+   * only (a shadow's TTL is the rest of its lease, never longer than the item's, see
+   * {@link RequestHandler#handleAt}); not cas, access times, opaque, key echo, quiet or base64 keys.
+   */
+  private static boolean copyable(List<String> flags) {
+    for (String f : flags) {
+      if (f.isEmpty() || "vfts".indexOf(f.charAt(0)) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * An {@code mg} (flags {@link #copyable}) at a shadow, renamed; the reply has the home's format because it
+   * carries no key. A miss or failure there goes home.
+   */
+  private void shadowMetaRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
+    long start = System.nanoTime();
+    StringBuilder line = new StringBuilder("mg ").append(BalancingServices.shadowKey(key)).append(" b");
+    for (String f : pr.resolution().forwardedFlags()) {
+      line.append(' ').append(f);
+    }
+    line.append("\r\n");
+    ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
+    wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+    pool.backend(shadow).send(new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
+      @Override
+      public void onReply(BackendReply r) {
+        ByteBuf b = r.bytes();
+        int at = b.readerIndex();
+        boolean hit = b.readableBytes() >= 3 && (b.getByte(at) == 'V' && b.getByte(at + 1) == 'A'
+            || b.getByte(at) == 'H' && b.getByte(at + 1) == 'D') && (b.getByte(at + 2) == ' '
+            || b.getByte(at + 2) == '\r');
+        if (!hit) {
+          r.release();
+          fallback();
+          return;
+        }
+        services.balancer.onCompletion(shadow, System.nanoTime() - start);
+        services.shadowReads.increment();
+        services.stats.cmdMeta.increment();
+        pr.request().release();
+        reply.complete(b.retain());
+        r.release();
+      }
+
+      @Override
+      public void onFailure(String failure) {
+        fallback();
+      }
+
+      private void fallback() {
+        services.shadowFallbacks.increment();
+        passThrough.handle(pr, reply);
+      }
+    }), pr.connectionId());
   }
 
   /** A miss: nothing (a quiet meta miss), {@code END} or {@code EN}. */
@@ -343,8 +452,18 @@ final class BalancingHandler implements RequestHandler {
     return List.of(key);
   }
 
-  private void read(ProxyRequest pr, List<String> keys, ReplySink reply) {
+  private void read(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
     MemcachedRequest req = pr.request();
+    if (chosen >= 0 && keys.size() == 1 && req.command() == Command.MG
+        && copyable(pr.resolution().forwardedFlags())) {
+      ReadTarget target = services.balancer.onRead(keys.get(0), chosen);
+      if (target.shadow()) {
+        shadowMetaRead(pr, keys.get(0), target.backend(), reply);
+      } else {
+        passThrough.handle(pr, timed(target.backend(), reply));
+      }
+      return;
+    }
     if (req.command() != Command.GET || keys.size() != 1) {
       int home = -1;
       for (String k : keys) {
@@ -354,7 +473,7 @@ final class BalancingHandler implements RequestHandler {
       return;
     }
     String key = keys.get(0);
-    ReadTarget target = services.balancer.onRead(key, true);
+    ReadTarget target = chosen >= 0 ? services.balancer.onRead(key, chosen) : services.balancer.onRead(key, true);
     if (!target.shadow()) {
       passThrough.handle(pr, timed(target.backend(), reply));
       return;

@@ -7,6 +7,7 @@ import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.schedule.Decision;
 import io.locus.memcached.schedule.DeadlineScheduler;
 import io.locus.memcached.schedule.RejectReason;
+import io.locus.memcached.schedule.ReplicaChoice;
 import io.locus.memcached.schedule.Ticket;
 import io.locus.memcached.schedule.TicketListener;
 import io.locus.memcached.schedule.TicketRequest;
@@ -55,6 +56,7 @@ final class DeadlineHandler implements RequestHandler {
   /** Per client connection: per backend, the last absolute deadline of any ticket [2b] and of a write [2b+1]. */
   private final Map<Long, long[]> lastDeadlines = new java.util.HashMap<>();
   private int sweepAt = 4096;
+  private final java.util.SplittableRandom random = new java.util.SplittableRandom();
 
   DeadlineHandler(RequestHandler backends, DeadlineServices services) {
     this.backends = backends;
@@ -151,6 +153,13 @@ final class DeadlineHandler implements RequestHandler {
         if (cmd == Command.GAT || cmd == Command.GATS) {
           req.keys().forEach(k -> keys.add(LocalCache.bytes(k)));
         }
+        if (cmd == Command.GET && req.keys().size() == 1) {
+          int[] copies = backends.readCopies(req.keys().get(0));
+          if (copies != null) {
+            forward(pr, sink, TicketRequest.Kind.READ, readBackend(pr, copies), keys, true);
+            return;
+          }
+        }
         forward(pr, sink, TicketRequest.Kind.READ, backendOfAll(req.keys()), keys);
       }
       case META -> {
@@ -161,13 +170,13 @@ final class DeadlineHandler implements RequestHandler {
           metaGet(pr, sink, mg);
           return;
         }
-        int backend = base64 ? -1 : services.ring().serverFor(req.key());
+        int backend = base64 ? -1 : ownerOf(req.key());
         boolean writes = cmd == Command.MS || cmd == Command.MD || cmd == Command.MA
             || (cmd == Command.MG && flags.stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0));
         List<byte[]> keys = writes ? List.of(cacheKey(req.key(), base64)) : List.of();
         forward(pr, sink, writes ? TicketRequest.Kind.WRITE : TicketRequest.Kind.READ, backend, keys);
       }
-      case STORAGE, KEYED -> forward(pr, sink, TicketRequest.Kind.WRITE, services.ring().serverFor(req.key()),
+      case STORAGE, KEYED -> forward(pr, sink, TicketRequest.Kind.WRITE, ownerOf(req.key()),
           List.of(LocalCache.bytes(req.key())));
       case BROADCAST -> {
         if (cache != null) {
@@ -190,11 +199,49 @@ final class DeadlineHandler implements RequestHandler {
     return LocalCache.bytes(key);
   }
 
+  /**
+   * The backend a request for {@code key} goes to first: its virtual bucket's owner when the handler below places
+   * keys (balancing, Phase 3 moves), else the ring's. Schedule there, or the scheduler would model the wrong queue.
+   */
+  private int ownerOf(String key) {
+    int[] copies = backends.readCopies(key);
+    return copies != null ? copies[0] : services.ring().serverFor(key);
+  }
+
+  /**
+   * The backend for a single-key read given the backends that hold a readable copy ({@code copies}, the owner first):
+   * of two picked at random, the one whose scheduler predicts the earlier admitted finish (MicroFuge's replica choice
+   * [MF L430-L434], spec §1.6, §4.6; {@link ReplicaChoice}), or the owner if neither admits. Why random two and not
+   * all: the paper's power of two choices, which keeps the schedulers' model error from herding reads onto one copy.
+   * Only while none of the connection's requests waits in a scheduler queue: a queued write of the same connection
+   * has not begun yet, so no copy knows it is stale, and the read must follow it to the owner (per-connection order).
+   */
+  private int readBackend(ProxyRequest pr, int[] copies) {
+    Connection waiting = connections.get(pr.connectionId());
+    if (copies.length == 1 || !services.scheduling() || (waiting != null && waiting.queued > 0)) {
+      return copies[0];
+    }
+    List<Integer> all = new ArrayList<>(copies.length);
+    for (int c : copies) {
+      all.add(c);
+    }
+    List<Integer> two = ReplicaChoice.pickTwo(all, random);
+    List<DeadlineScheduler<Pending>> candidates = new ArrayList<>(two.size());
+    for (int b : two) {
+      candidates.add(schedulers.get(b));
+    }
+    Deadline d = pr.resolution().deadline();
+    TicketRequest tr = new TicketRequest(pr.resolution().tenant(), TicketRequest.Kind.READ, !d.bestEffort(),
+        pr.arrivalNanos(), d.microsOr(services.nominalMicros()) * 1000);
+    ReplicaChoice.Choice<Pending> choice = ReplicaChoice.choose(candidates, tr);
+    return choice.index() >= 0 ? two.get(choice.index()) : copies[0];
+  }
+
   /** The backend owning all of {@code keys}, or -1 if they span several. */
   private int backendOfAll(List<String> keys) {
     int backend = -1;
     for (String k : keys) {
-      int b = services.ring().serverFor(k);
+      int b = ownerOf(k);
       if (backend >= 0 && b != backend) {
         return -1;
       }
@@ -287,6 +334,12 @@ final class DeadlineHandler implements RequestHandler {
    */
   private void forward(ProxyRequest pr, MeteredSink sink, TicketRequest.Kind kind, int backend,
       List<byte[]> invalidate) {
+    forward(pr, sink, kind, backend, invalidate, false);
+  }
+
+  /** As above; {@code routed}: a read whose {@code backend} was chosen among the key's copies ({@link #readBackend}). */
+  private void forward(ProxyRequest pr, MeteredSink sink, TicketRequest.Kind kind, int backend,
+      List<byte[]> invalidate, boolean routed) {
     ReplySink target = sink;
     if (cache != null && !invalidate.isEmpty()) {
       invalidate.forEach(cache::invalidate);
@@ -298,7 +351,7 @@ final class DeadlineHandler implements RequestHandler {
     }
     boolean meta = pr.request().command().isMeta();
     boolean quiet = pr.request().quiet();
-    submit(pr, backend, ticketRequest(pr, kind, backend), target, sink.counters, false, (reason, est) -> {
+    submit(pr, backend, routed, ticketRequest(pr, kind, backend), target, sink.counters, false, (reason, est) -> {
       sink.rejected = true;
       if (meta) {
         if (services.metaRejectAsError() || reason == RejectReason.TENANT_QUOTA
@@ -324,7 +377,8 @@ final class DeadlineHandler implements RequestHandler {
     void refused(RejectReason reason, long estimateMicros);
   }
 
-  private void submit(ProxyRequest pr, int backend, TicketRequest tr, ReplySink target,
+  /** {@code routed}: send to {@code backend} even if it holds a copy rather than the owner's item. */
+  private void submit(ProxyRequest pr, int backend, boolean routed, TicketRequest tr, ReplySink target,
       TenantMetrics.Counters counters, boolean internal, Refusal refusal) {
     if (!services.scheduling()) {
       // DLC alone: in arrival order straight to the backend connection, nothing refused, nothing reordered.
@@ -335,10 +389,11 @@ final class DeadlineHandler implements RequestHandler {
       return;
     }
     DeadlineScheduler<Pending> scheduler = schedulers.get(backend);
-    Pending p = new Pending(scheduler, pr, target, counters, internal, refusal);
+    Pending p = new Pending(scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
     Decision<Pending> d = scheduler.offer(tr, p);
     if (!d.admitted()) {
       counters.rejected.increment();
+      backends.refusedRead(pr); // only reads are ever refused: writes are best-effort
       maybeReissue(pr, backend, tr, d.reason(), counters);
       pr.request().release();
       refusal.refused(d.reason(), Math.max(0, (d.predictedFinishNanos() - System.nanoTime()) / 1000));
@@ -367,7 +422,7 @@ final class DeadlineHandler implements RequestHandler {
     pr.request().retain();
     ProxyRequest copy = new ProxyRequest(pr.request(), pr.resolution(), System.nanoTime(), pr.connectionId());
     TicketRequest be = TicketRequest.bestEffortRead(tr.tenant(), copy.arrivalNanos(), TicketRequest.NO_DEADLINE);
-    Pending p = new Pending(schedulers.get(backend), copy, DISCARD, counters, true, (r, est) -> { });
+    Pending p = new Pending(schedulers.get(backend), copy, -1, DISCARD, counters, true, (r, est) -> { });
     Decision<Pending> d = schedulers.get(backend).offer(be, p);
     if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
       p.queued = true;
@@ -398,16 +453,19 @@ final class DeadlineHandler implements RequestHandler {
   private final class Pending {
     final DeadlineScheduler<Pending> scheduler;
     final ProxyRequest pr;
+    /** The copy chosen for a routed read, or -1: the handler below places the request. */
+    final int routedTo;
     final ReplySink target;
     final TenantMetrics.Counters counters;
     final boolean internal;
     final Refusal refusal;
     boolean queued;
 
-    Pending(DeadlineScheduler<Pending> scheduler, ProxyRequest pr, ReplySink target, TenantMetrics.Counters counters,
-        boolean internal, Refusal refusal) {
+    Pending(DeadlineScheduler<Pending> scheduler, ProxyRequest pr, int routedTo, ReplySink target,
+        TenantMetrics.Counters counters, boolean internal, Refusal refusal) {
       this.scheduler = scheduler;
       this.pr = pr;
+      this.routedTo = routedTo;
       this.target = target;
       this.counters = counters;
       this.internal = internal;
@@ -424,12 +482,17 @@ final class DeadlineHandler implements RequestHandler {
 
     void dispatch(Ticket<Pending> ticket) {
       boolean[] released = {false};
-      backends.handle(pr, ReplySink.after(target, () -> {
+      ReplySink done = ReplySink.after(target, () -> {
         if (!released[0]) {
           released[0] = true;
           scheduler.complete(ticket);
         }
-      }));
+      });
+      if (routedTo >= 0) {
+        backends.handleAt(pr, done, routedTo);
+      } else {
+        backends.handle(pr, done);
+      }
       if (internal) {
         stats.cmdMeta.decrement(); // a fill is not a client's meta request
       }
@@ -438,6 +501,7 @@ final class DeadlineHandler implements RequestHandler {
 
     void expired() {
       dequeued();
+      backends.refusedRead(pr);
       pr.request().release();
       counters.rejected.increment();
       refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
@@ -500,7 +564,8 @@ final class DeadlineHandler implements RequestHandler {
     ProxyRequest fr = new ProxyRequest(mg, new Resolution(r.tenant(), d, FILL_FLAGS), origin.arrivalNanos(),
         origin.connectionId());
     long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
-    int backend = services.ring().serverFor(k);
+    int[] copies = backends.readCopies(key);
+    int backend = copies == null ? services.ring().serverFor(k) : readBackend(fr, copies);
     TicketRequest tr = ticketRequest(fr, TicketRequest.Kind.READ, backend);
     FillInFlight self = new FillInFlight(version, fillDeadline(d, tr));
     if (running == null || running.version != version || !running.dueNoLaterThan(self.deadlineNanos)) {
@@ -520,7 +585,7 @@ final class DeadlineHandler implements RequestHandler {
         }
       }
     };
-    submit(fr, backend, tr, new ReplySink() {
+    submit(fr, backend, copies != null, tr, new ReplySink() {
       @Override
       public void complete(ByteBuf reply) {
         if (reply == null) {

@@ -210,4 +210,25 @@ class BalancerTest {
         assertEquals(33, replicatedEpochs);
         assertEquals(1, b.directory().size(), "no cold key is replicated");
     }
+
+    @Test
+    void readAtAChosenCopy_goesThereOnlyWhileItIsReadable() {
+        Balancer<String> b = balancer(BalanceConfig.defaults().withOverrides(Map.of("lb.replicas_max", "3")));
+        int home = b.table().owner(b.bucketOf("k"));
+        int shadow = (home + 1) % b.table().servers();
+        assertEquals(List.of(home), asList(b.readCopies("k")), "not replicated");
+        assertEquals(new ReplicaDirectory.ReadTarget(home, false), b.onRead("k", shadow), "no copy there: home");
+        b.directory().add("k", home, new int[] {shadow}, clock.nowNanos + 1_000_000_000L);
+        b.directory().shadowWritten("k", shadow, b.directory().beginCopy("k"));
+        assertEquals(List.of(home, shadow), asList(b.readCopies("k")));
+        assertEquals(new ReplicaDirectory.ReadTarget(shadow, true), b.onRead("k", shadow));
+        assertEquals(new ReplicaDirectory.ReadTarget(home, false), b.onRead("k", home));
+        b.onWrite("k"); // begun, not yet acknowledged by the shadow: a read chosen before must go home now
+        assertEquals(new ReplicaDirectory.ReadTarget(home, false), b.onRead("k", shadow));
+        assertEquals(List.of(home), asList(b.readCopies("k")));
+    }
+
+    private static List<Integer> asList(int[] a) {
+        return java.util.Arrays.stream(a).boxed().toList();
+    }
 }

@@ -40,6 +40,23 @@ class ReplicaDirectoryTest {
     }
 
     @Test
+    void readableCopies_homeFirst_thenOnlyShadowsThatAcknowledgedTheLatestWrite() {
+        assertArrayEquals(new int[] {0}, dir.readableCopies("k", 0), "not replicated: the home alone");
+        dir.add("k", 0, new int[] {1, 2}, 1_000);
+        assertArrayEquals(new int[] {0}, dir.readableCopies("k", 0), "shadows not copied yet");
+        long v = dir.beginCopy("k");
+        dir.shadowWritten("k", 1, v);
+        dir.shadowWritten("k", 2, v);
+        assertArrayEquals(new int[] {0, 1, 2}, dir.readableCopies("k", 0));
+        WriteTicket w = dir.beginWrite("k", 0);
+        dir.shadowWritten("k", 2, w.version());
+        assertArrayEquals(new int[] {0, 2}, dir.readableCopies("k", 0), "1 has not acknowledged the write");
+        assertArrayEquals(new int[] {3}, dir.readableCopies("k", 3), "the key's bucket moved: its replicas are void");
+        clock.nowNanos += 1_000;
+        assertArrayEquals(new int[] {0}, dir.readableCopies("k", 0), "lease over");
+    }
+
+    @Test
     void shadow_notReadableBeforeItsCopy() {
         dir.add("k", 0, new int[] {1, 2}, 1_000);
         assertEquals(new ReadTarget(0, false), dir.readTarget("k", 0, HOME_BUSY));
