@@ -247,17 +247,7 @@ class BalanceIT {
   }
 
   static java.util.Map<String, String> lb(Proxy proxy) throws IOException {
-    try (RawClient c = new RawClient(proxy.address())) {
-      String all = exchange(c, "stats lb\r\n", "END\r\n");
-      java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
-      for (String line : all.split("\r\n")) {
-        String[] p = line.split(" ", 3);
-        if (p.length == 3) {
-          m.put(p[1], p[2]);
-        }
-      }
-      return m;
-    }
+    return ProxyUnderTest.stats(proxy.address(), "lb");
   }
 
   static long[] cmdGets() {

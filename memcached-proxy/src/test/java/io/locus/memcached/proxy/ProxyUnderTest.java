@@ -37,8 +37,13 @@ final class ProxyUnderTest implements AutoCloseable {
 
   /** The proxy's {@code stats} lines, name to value. */
   java.util.Map<String, String> stats() throws java.io.IOException {
+    return stats(address, "");
+  }
+
+  /** The {@code stats <group>} lines ({@code ""}: plain {@code stats}) of the proxy at {@code address}. */
+  static java.util.Map<String, String> stats(InetSocketAddress address, String group) throws java.io.IOException {
     try (RawClient c = new RawClient(address)) {
-      c.send("stats\r\n");
+      c.send(group.isEmpty() ? "stats\r\n" : "stats " + group + "\r\n");
       String all = new String(c.readUntilEndsWith(RawClient.bytes("END\r\n")), java.nio.charset.StandardCharsets.ISO_8859_1);
       java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
       for (String line : all.split("\r\n")) {

@@ -182,18 +182,6 @@ class ReplicaChoiceIT {
   }
 
   private static Map<String, String> lbStats(ProxyUnderTest proxy) throws java.io.IOException {
-    try (RawClient c = new RawClient(proxy.address)) {
-      c.send("stats lb\r\n");
-      String all = new String(c.readUntilEndsWith(RawClient.bytes("END\r\n")),
-          java.nio.charset.StandardCharsets.ISO_8859_1);
-      Map<String, String> m = new java.util.LinkedHashMap<>();
-      for (String line : all.split("\r\n")) {
-        String[] p = line.split(" ", 3);
-        if (p.length == 3) {
-          m.put(p[1], p[2]);
-        }
-      }
-      return m;
-    }
+    return ProxyUnderTest.stats(proxy.address, "lb");
   }
 }
