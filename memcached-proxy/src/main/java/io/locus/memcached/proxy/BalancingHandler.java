@@ -283,51 +283,7 @@ final class BalancingHandler implements RequestHandler {
     return true;
   }
 
-  /**
-   * An {@code mg} (flags {@link #copyable}) at a shadow, renamed; the reply has the home's format because it
-   * carries no key. A miss or failure there goes home.
-   */
-  private void shadowMetaRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
-    long start = System.nanoTime();
-    StringBuilder line = new StringBuilder("mg ").append(BalancingServices.shadowKey(key)).append(" b");
-    for (String f : pr.resolution().forwardedFlags()) {
-      line.append(' ').append(f);
-    }
-    line.append("\r\n");
-    ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
-    wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-    pool.backend(shadow).send(new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
-      @Override
-      public void onReply(BackendReply r) {
-        ByteBuf b = r.bytes();
-        int at = b.readerIndex();
-        boolean hit = b.readableBytes() >= 3 && (b.getByte(at) == 'V' && b.getByte(at + 1) == 'A'
-            || b.getByte(at) == 'H' && b.getByte(at + 1) == 'D') && (b.getByte(at + 2) == ' '
-            || b.getByte(at + 2) == '\r');
-        if (!hit) {
-          r.release();
-          fallback();
-          return;
-        }
-        services.balancer.onCompletion(shadow, System.nanoTime() - start);
-        services.shadowReads.increment();
-        services.stats.cmdMeta.increment();
-        pr.request().release();
-        reply.complete(b.retain());
-        r.release();
-      }
 
-      @Override
-      public void onFailure(String failure) {
-        fallback();
-      }
-
-      private void fallback() {
-        services.shadowFallbacks.increment();
-        passThrough.handle(pr, reply);
-      }
-    }), pr.connectionId());
-  }
 
   /** A miss: nothing (a quiet meta miss), {@code END} or {@code EN}. */
   private static boolean isMiss(ByteBuf b) {
@@ -482,35 +438,70 @@ final class BalancingHandler implements RequestHandler {
   }
 
   /** {@code get key} answered from a shadow's {@code __dlp:r:key}; a miss or failure asks the home instead. */
+  /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
   private void shadowRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
+    fromShadow(pr, key, shadow, "v f", reply, b -> {
+      BalancingServices.HomeValue v = BalancingServices.parseMetaValue(b);
+      if (v.data == null) {
+        return null;
+      }
+      services.stats.cmdGet.increment();
+      services.stats.getHits.increment();
+      String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes() + "\r\n";
+      CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
+      out.addComponent(true, PooledByteBufAllocator.DEFAULT.buffer(head.length())
+          .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
+      out.addComponent(true, v.data);
+      out.addComponent(true, PooledByteBufAllocator.DEFAULT.buffer(END.length).writeBytes(END));
+      return out;
+    });
+  }
+
+  /**
+   * An {@code mg} (flags {@link #copyable}) at a shadow with its own flags; the reply is passed on as it is, because
+   * it carries no key.
+   */
+  private void shadowMetaRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
+    fromShadow(pr, key, shadow, String.join(" ", pr.resolution().forwardedFlags()), reply, b -> {
+      int at = b.readerIndex();
+      boolean hit = b.readableBytes() >= 3 && (b.getByte(at) == 'V' && b.getByte(at + 1) == 'A'
+          || b.getByte(at) == 'H' && b.getByte(at + 1) == 'D') && (b.getByte(at + 2) == ' '
+          || b.getByte(at + 2) == '\r');
+      if (!hit) {
+        return null;
+      }
+      services.stats.cmdMeta.increment();
+      return b.retain();
+    });
+  }
+
+  /**
+   * Reads {@code key} at {@code shadow} with {@code mg <renamed key> b <flags>}; {@code answer} turns the shadow's
+   * reply into the client's (it must not release it), or returns null for a miss. A miss or failure goes home
+   * ({@code lb:shadow_fallbacks}), so replication never turns a hit into a miss.
+   */
+  private void fromShadow(ProxyRequest pr, String key, int shadow, String flags, ReplySink reply,
+      java.util.function.Function<ByteBuf, ByteBuf> answer) {
     long start = System.nanoTime();
-    String line = "mg " + BalancingServices.shadowKey(key) + " b v f\r\n";
+    String line = "mg " + BalancingServices.shadowKey(key) + " b" + (flags.isEmpty() ? "" : " " + flags) + "\r\n";
     ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
     wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
     pool.backend(shadow).send(new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
       @Override
       public void onReply(BackendReply r) {
-        BalancingServices.HomeValue v;
+        ByteBuf out;
         try {
-          v = BalancingServices.parseMetaValue(r.bytes());
+          out = answer.apply(r.bytes());
         } finally {
           r.release();
         }
-        if (v.data == null) {
+        if (out == null) {
           fallback();
           return;
         }
         services.balancer.onCompletion(shadow, System.nanoTime() - start);
         services.shadowReads.increment();
-        services.stats.cmdGet.increment();
-        services.stats.getHits.increment();
         pr.request().release();
-        String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes() + "\r\n";
-        CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
-        out.addComponent(true, PooledByteBufAllocator.DEFAULT.buffer(head.length())
-            .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
-        out.addComponent(true, v.data);
-        out.addComponent(true, PooledByteBufAllocator.DEFAULT.buffer(END.length).writeBytes(END));
         reply.complete(out);
       }
 
@@ -525,6 +516,7 @@ final class BalancingHandler implements RequestHandler {
       }
     }), pr.connectionId());
   }
+
 
   private void write(ProxyRequest pr, String key, ReplySink reply) {
     int stripe = BalancingServices.stripeOf(key);
