@@ -293,7 +293,8 @@ public final class BalanceBench implements Callable<Integer> {
                 + "busiest backend's measured rate / its capacity; max/mean = the busiest backend's load over the mean "
                 + "backend load (memcached's own cmd_get+cmd_set+cmd_touch, so the proxy's replica copies count); "
                 + "p99 from the intended start (open loop); p99/off = ratio to the balancer-off row of the same round "
-                + "and workload; cpu = machine CPU busy outside idle/iowait/nice in the measured window (all "
+                + "and workload; hit = gets that found the preloaded value (a miss costs the backend a second request, "
+                + "the cache-aside set); err = requests answered with an error or not at all; cpu = machine CPU busy outside idle/iowait/nice in the measured window (all "
                 + "processes); load = 1-min load average at the row's end");
         for (Row r : results) {
             if (r.ran() && r.result().throughput() < 0.9 * offered) {
@@ -497,8 +498,8 @@ public final class BalanceBench implements Callable<Integer> {
 
     static String table(List<Row> rows, double capacity) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                "%-16s %2s %-9s %7s %7s %6s %8s %6s %8s %7s %4s %5s  %s%n", "workload", "r", "row", "offered",
-                "carried", "hot rho", "max/mean", "p50 ms", "p99 ms", "p99/off", "cpu", "load",
+                "%-16s %2s %-9s %7s %7s %6s %8s %6s %8s %7s %6s %5s %4s %5s  %s%n", "workload", "r", "row", "offered",
+                "carried", "hot rho", "max/mean", "p50 ms", "p99 ms", "p99/off", "hit", "err", "cpu", "load",
                 "backend shares of requests (memcached cmd_*), lb counters"));
         Map<String, Double> offP99 = new LinkedHashMap<>();
         for (Row r : rows) {
@@ -514,10 +515,11 @@ public final class BalanceBench implements Callable<Integer> {
             }
             Double off = offP99.get(r.workload() + "#" + r.round());
             sb.append(String.format(Locale.ROOT,
-                    "%-16s %2d %-9s %7.0f %7.0f %6.2f %8.3f %6.2f %8.2f %7s %3.0f%% %5s  %s %s%n",
+                    "%-16s %2d %-9s %7.0f %7.0f %6.2f %8.3f %6.2f %8.2f %7s %5.1f%% %5d %3.0f%% %5s  %s %s%n",
                     r.workload(), r.round(), r.row(), r.offered(), r.result().throughput(),
                     r.hotUtilization(capacity), r.imbalance(), r.result().total().latencyMillis(50), r.p99(),
-                    off == null ? "-" : String.format(Locale.ROOT, "%.2f", r.p99() / off), 100 * r.cpuBusy(),
+                    off == null ? "-" : String.format(Locale.ROOT, "%.2f", r.p99() / off),
+                    100 * r.result().total().hitRatio(), r.result().total().errors, 100 * r.cpuBusy(),
                     r.loadAverage(), shares(r.backendLoads()), r.lb().isEmpty() ? "" : r.lb().toString()));
         }
         return sb.toString();
