@@ -230,7 +230,7 @@ public final class BalanceBench implements Callable<Integer> {
         }
         List<Row> results = new ArrayList<>();
         int failures = 0;
-        List<Process> spinners = spin ? startSpinners() : List.of();
+        BusyLoops spinners = BusyLoops.start(spin ? 2 : 0);
         try {
             for (int w = 0; w < workloads.size(); w++) {
                 KeySource workload = workloads.get(w);
@@ -283,7 +283,7 @@ public final class BalanceBench implements Callable<Integer> {
                 }
             }
         } finally {
-            spinners.forEach(Process::destroy);
+            spinners.close();
         }
         String table = table(results, capacity) + summary(results);
         stdout.println();
@@ -311,20 +311,6 @@ public final class BalanceBench implements Callable<Integer> {
             stdout.println("# written: " + dir.resolve("proxy-balance.txt") + " (no chart: " + e + ")");
         }
         return failures == 0 ? 0 : 1;
-    }
-
-    /**
-     * Two busy loops at the lowest priority: they take only CPU time nothing else wants, and keep both vCPUs of this
-     * Firecracker guest from halting, so a wake-up (1-2 ms here) is not part of every measured latency.
-     */
-    private List<Process> startSpinners() throws IOException {
-        List<Process> spinners = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            spinners.add(new ProcessBuilder("nice", "-n", "19", "sh", "-c", "while :; do :; done")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
-        }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> spinners.forEach(Process::destroy)));
-        return spinners;
     }
 
     private Row runRow(String workload, int round, String row, String tag, KeySource keys,

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
@@ -107,10 +106,7 @@ public final class LatencyProbe implements Callable<Integer> {
             stdout.println("# locus: " + String.join("; ", proxySet) + (proxyJvmArgs.isEmpty() ? ""
                     : " JVM " + String.join(" ", proxyJvmArgs)));
         }
-        List<Process> spinners = new ArrayList<>();
-        for (int i = 0; i < busyLoops; i++) {
-            spinners.add(new ProcessBuilder("nice", "-n", "19", "sh", "-c", "while :; do :; done").start());
-        }
+        BusyLoops spinners = BusyLoops.start(busyLoops);
         List<AutoCloseable> started = new ArrayList<>();
         try (MemcachedServers servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS.withThreads(1), hosts)) {
             InetSocketAddress memcached = servers.addresses().get(0);
@@ -157,10 +153,7 @@ public final class LatencyProbe implements Callable<Integer> {
             for (int i = started.size() - 1; i >= 0; i--) {
                 started.get(i).close();
             }
-            for (Process p : spinners) {
-                p.destroyForcibly();
-                p.waitFor(5, TimeUnit.SECONDS);
-            }
+            spinners.close();
         }
         stdout.println("# load average after: " + Files.readString(Path.of("/proc/loadavg")).trim());
         return 0;

@@ -209,13 +209,8 @@ public final class ProxyBench implements Callable<Integer> {
         int megabytes = (int) Math.min(4096, Math.max(64, distinct * 1200 / (1 << 20)));
         Generator generator = Generator.of(generatorKind);
         List<SlowShim> shims = new ArrayList<>();
-        List<Process> spinners = new ArrayList<>();
-        for (int i = 0; i < busyLoops; i++) {
-            Process spinner = new ProcessBuilder("nice", "-n", "19", "sh", "-c", "while :; do :; done")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            spinners.add(spinner);
-            pidsStarted.add(spinner.pid());
-        }
+        BusyLoops spinners = BusyLoops.start(busyLoops);
+        pidsStarted.addAll(spinners.pids());
         int failures = 0;
         try (MemcachedServers servers = MemcachedServers.start(backends,
                 MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
@@ -298,10 +293,7 @@ public final class ProxyBench implements Callable<Integer> {
             servers.servers().forEach(s -> pidsStarted.addAll(s.pidsStarted()));
         } finally {
             shims.forEach(SlowShim::close);
-            for (Process spinner : spinners) {
-                spinner.destroyForcibly();
-                spinner.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
-            }
+            spinners.close();
         }
         return failures == 0 ? 0 : 1;
     }
