@@ -166,8 +166,7 @@ public final class Balancer<K> {
      * to {@link #onRead(Object, int)}.
      */
     public int[] readCopies(K key) {
-        int home = table.owner(table.bucketOf(bytesOf.apply(key)));
-        return directory.contains(key) ? directory.readableCopies(key, home) : new int[] {home};
+        return directory.readableCopies(key, table.owner(table.bucketOf(bytesOf.apply(key))));
     }
 
     /**

@@ -71,7 +71,7 @@ final class BalancingHandler implements RequestHandler {
     }
     VirtualBucketTable table = services.balancer.table();
     int owner = table.owner(bucket);
-    return owner != table.home(bucket) ? new int[] {owner} : services.balancer.readCopies(key);
+    return owner != table.home(bucket) ? new int[] {owner} : services.balancer.directory().readableCopies(key, owner);
   }
 
   /**
@@ -283,8 +283,6 @@ final class BalancingHandler implements RequestHandler {
     return true;
   }
 
-
-
   /** A miss: nothing (a quiet meta miss), {@code END} or {@code EN}. */
   private static boolean isMiss(ByteBuf b) {
     if (b == null) {
@@ -437,7 +435,6 @@ final class BalancingHandler implements RequestHandler {
     shadowRead(pr, key, target.backend(), reply);
   }
 
-  /** {@code get key} answered from a shadow's {@code __dlp:r:key}; a miss or failure asks the home instead. */
   /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
   private void shadowRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
     fromShadow(pr, key, shadow, "v f", reply, b -> {
@@ -516,7 +513,6 @@ final class BalancingHandler implements RequestHandler {
       }
     }), pr.connectionId());
   }
-
 
   private void write(ProxyRequest pr, String key, ReplySink reply) {
     int stripe = BalancingServices.stripeOf(key);
