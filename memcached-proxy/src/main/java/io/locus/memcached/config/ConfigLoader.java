@@ -102,8 +102,12 @@ public final class ConfigLoader {
     String name = k.name();
     Object v = switch (k.type()) {
       case INT -> {
+        if (text.equals("auto") && k.defaultValue().equals("auto")) {
+          yield ConfigKeys.autoThreads();
+        }
         if (!text.matches("-?[0-9]{1,18}")) {
-          throw new ConfigException(name + ": \"" + text + "\" (expected: a whole number)");
+          String or = k.defaultValue().equals("auto") ? " or auto" : "";
+          throw new ConfigException(name + ": \"" + text + "\" (expected: a whole number" + or + ")");
         }
         yield Long.parseLong(text);
       }

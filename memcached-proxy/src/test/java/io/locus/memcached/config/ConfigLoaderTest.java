@@ -23,7 +23,9 @@ class ConfigLoaderTest {
       assertEquals(ConfigLoader.convert(k, k.defaultValue()), c.values().get(k.name()), k.name());
     }
     assertEquals(1_000_000, c.longValue("backend.timeout"));
-    assertEquals(2, c.intValue("backend.conns"));
+    assertEquals(1, c.intValue("backend.conns"));
+    assertEquals(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), c.intValue("io_threads"));
+    assertEquals(3, ConfigLoader.parse(MINIMAL + "io_threads: 3", "test.yaml").intValue("io_threads"));
     assertEquals(1 << 20, c.intValue("max_item_size"));
     assertEquals(64L << 20, c.longValue("local.capacity_bytes"));
     assertEquals(2_000, c.longValue("dlc.base"));
@@ -66,6 +68,8 @@ class ConfigLoaderTest {
     assertEquals("backend.timeout: \"1 sec\" (expected: a duration such as 250us, 20ms or 1s)",
         error(MINIMAL + "backend: {timeout: 1 sec}"));
     assertEquals("backend.conns: 0 is out of range (expected: 1 .. 64)", error(MINIMAL + "backend: {conns: 0}"));
+    assertEquals("io_threads: \"many\" (expected: a whole number or auto)", error(MINIMAL + "io_threads: many"));
+    assertEquals("backend.conns: \"auto\" (expected: a whole number)", error(MINIMAL + "backend: {conns: auto}"));
     assertEquals("limits.max_key_bytes: 300 is out of range (expected: 1 .. 250)",
         error(MINIMAL + "limits: {max_key_bytes: 300}"));
     assertEquals("max_item_size: \"1 megabyte\" (expected: a size such as 512, 64k, 1m or 1g)",
