@@ -8,7 +8,7 @@ import java.util.Map;
  *
  * @param capacityBytes total capacity in accounted bytes ({@code local.capacity_bytes}, default 64 MiB), split
  *     evenly over the partitions
- * @param partitions number of independently locked partitions ({@code P = io_threads}, default 2)
+ * @param partitions number of independently locked partitions ({@code P = io_threads}: half the cores by default)
  * @param base upper bound of deadline class 0 ({@code dlc.base}, default 2 ms)
  * @param factor growth factor of the class ranges and of the eviction multiplier ({@code dlc.factor}, default 2)
  * @param queues number of deadline classes ({@code dlc.queues}, default 12; 1 gives a plain LRU)
