@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,6 +51,17 @@ class OverloadIT {
     final AtomicLong bestEffortDone = new AtomicLong();
     final AtomicLong bestEffortRefused = new AtomicLong();
     final AtomicReference<String> unexpected = new AtomicReference<>();
+    /** Late hard replies per half second of the phase, to tell one stall from a model that keeps admitting too much. */
+    final AtomicLongArray lateByHalfSecond = new AtomicLongArray(64);
+    final long startNanos = System.nanoTime();
+
+    String lateTimeline() {
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < lateByHalfSecond.length(); i++) {
+        b.append(i == 0 ? "" : " ").append(lateByHalfSecond.get(i));
+      }
+      return b.toString().replaceAll("( 0)+$", "");
+    }
   }
 
   private static void load(ProxyUnderTest proxy, long millis, Tally tally) throws Exception {
@@ -80,6 +92,7 @@ class OverloadIT {
                 tally.hardMet.incrementAndGet();
               } else {
                 tally.hardLate.incrementAndGet();
+                tally.lateByHalfSecond.incrementAndGet((int) Math.min(63, (sent - tally.startNanos) / 500_000_000L));
               }
             } else if (hard && reply.matches("SERVER_ERROR deadline reject est=[0-9]+\r\nMN\r\n")) {
               tally.hardRejected.incrementAndGet();
@@ -145,6 +158,8 @@ class OverloadIT {
           t.bestEffortRefused.get(), proxyMet, proxyMissed, proxyRejected, 100 * proxyMetFraction,
           after.get("locus_tenant:default:latency_p50_us"), after.get("locus_tenant:default:latency_p99_us") + " (re-issues " + after.get("locus_reissues") + ")",
           servers.get(0).stats().get("cmd_get"));
+      System.out.println("overload: late per half second of the measured phase: " + t.lateTimeline()
+          + "; of the warm-up: " + warmup.lateTimeline());
       try (RawClient c = new RawClient(proxy.address)) {
         System.out.println("overload: stats backends " + c.exchange("stats backends\r\n").replace("\r\n", "; "));
       }

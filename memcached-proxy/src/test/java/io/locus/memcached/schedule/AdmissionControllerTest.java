@@ -73,4 +73,42 @@ class AdmissionControllerTest {
         a.rollEpoch(5 * SECOND);
         assertEquals(1.1, a.kappa(), 1e-9, "an epoch without outcomes changes nothing");
     }
+
+    /** Misses above target raise kappa within a tenth of an epoch, at most once per tenth; decay waits an epoch. */
+    @Test
+    void kappa_risesEarlyOnABurstOfMisses() {
+        AdmissionController a = new AdmissionController(SchedulerConfig.defaults());
+        long tenth = SECOND / 10;
+        a.rollEpoch(0);
+        for (int i = 0; i < 50; i++) {
+            a.recordOutcome(true, tenth / 2);
+        }
+        a.recordOutcome(false, tenth / 2);
+        a.recordOutcome(false, tenth / 2);
+        a.recordOutcome(false, tenth / 2);
+        assertEquals(1.0, a.kappa(), 0.0, "within the first tenth of the epoch: wait");
+        for (int i = 0; i < 10; i++) {
+            a.recordOutcome(false, tenth);
+        }
+        assertEquals(1.1, a.kappa(), 1e-9, "13 of 63 missed after a tenth: raised once");
+        a.recordOutcome(false, tenth + 1);
+        a.recordOutcome(false, tenth + 2);
+        a.recordOutcome(false, tenth + 3);
+        assertEquals(1.1, a.kappa(), 1e-9, "at most one raise per tenth");
+        a.recordOutcome(false, 2 * tenth);
+        assertEquals(1.21, a.kappa(), 1e-9, "still missing a tenth later: raised again");
+        for (int i = 0; i < 2; i++) {
+            a.recordOutcome(false, 3 * tenth);
+        }
+        assertEquals(1.21, a.kappa(), 1e-9, "two misses are not a burst");
+        for (int i = 0; i < 200; i++) {
+            a.recordOutcome(true, 4 * tenth);
+        }
+        a.recordOutcome(false, 4 * tenth);
+        assertEquals(1.21, a.kappa(), 1e-9, "3 of 203 is below the 10 % target");
+        a.rollEpoch(2 * tenth + SECOND - 1);
+        assertEquals(1.21, a.kappa(), 1e-9, "the epoch restarted at the last raise");
+        a.rollEpoch(2 * tenth + SECOND);
+        assertEquals(1.21 / 1.05, a.kappa(), 1e-9, "1.5 % misses over the epoch: lowered");
+    }
 }
