@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -60,6 +61,8 @@ final class AvailabilityReplication {
   /** Keys written since a warm began; replication thread only. */
   private final Set<String> touched = new HashSet<>();
   private final boolean[] probing;
+  /** When each backend last became UP (System.nanoTime), for client threads' stale fail-fast state. */
+  private final AtomicLongArray upSinceNanos;
   private int warming;
   private long lastProbe;
 
@@ -77,6 +80,11 @@ final class AvailabilityReplication {
     this.addresses = addresses;
     this.health = new AtomicIntegerArray(addresses.size());
     this.probing = new boolean[addresses.size()];
+    this.upSinceNanos = new AtomicLongArray(addresses.size());
+    long now = System.nanoTime();
+    for (int b = 0; b < addresses.size(); b++) {
+      upSinceNanos.set(b, now);
+    }
   }
 
   int[] copiesOf(String key) {
@@ -105,6 +113,7 @@ final class AvailabilityReplication {
         continue;
       }
       int next = i + 1;
+      pool.backend(b).forgetFailuresBefore(upSinceNanos.get(b));
       forward(pool, b, pr, pr.connectionId(), new Outcome() {
         @Override
         public void reply(ByteBuf bytes) {
@@ -236,6 +245,7 @@ final class AvailabilityReplication {
       touched.clear();
     }
     if (ok && health.get(b) == WARMING) {
+      upSinceNanos.set(b, System.nanoTime());
       health.set(b, UP);
       LOG.info("backend {} is warm and serves reads again", addresses.get(b));
     } else {

@@ -18,6 +18,7 @@ final class Backend {
   private final long retryNanos;
   private final List<BackendConnection> conns = new ArrayList<>();
   private long downUntilNanos;
+  private long downSinceNanos;
   private boolean down;
 
   Backend(String host, int port, EventLoop loop, int connections, ProtocolLimits limits, ProxyStats stats,
@@ -53,7 +54,21 @@ final class Backend {
 
   void markDown() {
     down = true;
-    downUntilNanos = System.nanoTime() + retryNanos;
+    downSinceNanos = System.nanoTime();
+    downUntilNanos = downSinceNanos + retryNanos;
+  }
+
+  /**
+   * Stops failing fast if this thread's last failure of the backend came before {@code nanos}, the instant another
+   * thread saw it answer again. Why: a client thread's fail-fast window (backend.retry_interval) can outlast a
+   * restart and warm-up done by the replication thread; without this, a read in that window was taken for a new
+   * failure, which marked the just-warmed backend down and had it flushed again, losing the keys whose other copy
+   * was gone by then.
+   */
+  void forgetFailuresBefore(long nanos) {
+    if (down && downSinceNanos - nanos < 0) {
+      down = false;
+    }
   }
 
   void markUp() {
