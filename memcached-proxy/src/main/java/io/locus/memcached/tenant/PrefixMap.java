@@ -12,8 +12,8 @@ import java.util.Arrays;
 public final class PrefixMap<V> {
   /**
    * Children in two parallel arrays searched linearly. Why not a {@code HashMap<Character, Node>}: a node has a
-   * handful of children, and the lookup runs for every request (it was 1 % of the pass-through proxy's CPU, most of
-   * it boxing and hashing).
+   * handful of children, and the lookup runs for every request (0.9 % of the pass-through proxy's CPU in a profile
+   * with the map, 0.6 % with the arrays).
    */
   private static final class Node<V> {
     char[] labels = new char[0];
