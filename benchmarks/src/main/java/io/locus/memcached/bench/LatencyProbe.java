@@ -67,6 +67,16 @@ public final class LatencyProbe implements Callable<Integer> {
             + "'io_threads: 1'")
     List<String> proxySet = new ArrayList<>();
 
+    @Option(names = "--locus-mode", defaultValue = "PASS_THROUGH", description = "the Locus proxy's configuration: "
+            + "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}; DLC and DLC_DLS answer repeated gets from the "
+            + "in-proxy cache)")
+    LocusMode locusMode;
+
+    @Option(names = "--local-capacity", defaultValue = "0", description = "in-proxy cache bytes for DLC and DLC_DLS "
+            + "(default ${DEFAULT-VALUE}: every get goes through the scheduler to memcached; e.g. 67108864 to measure "
+            + "local hits)")
+    long localCapacity;
+
     @Option(names = "--seed", defaultValue = "42", description = "seed of the round orders (default ${DEFAULT-VALUE})")
     long seed;
 
@@ -90,10 +100,10 @@ public final class LatencyProbe implements Callable<Integer> {
                         + "\" (expected: twemproxy, locus)");
             }
         }
-        if (rounds < 100 || warmupRounds < 0 || !(rate > 0) || busyLoops < 0 || busyLoops > 8) {
+        if (rounds < 100 || warmupRounds < 0 || !(rate > 0) || busyLoops < 0 || busyLoops > 8 || localCapacity < 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--rounds " + rounds + ", --warmup-rounds "
-                    + warmupRounds + ", --rate " + rate + ", --busy-loops " + busyLoops
-                    + " (expected: rounds >= 100, warm-up >= 0, rate > 0, busy loops 0..8)");
+                    + warmupRounds + ", --rate " + rate + ", --busy-loops " + busyLoops + ", --local-capacity " + localCapacity
+                    + " (expected: rounds >= 100, warm-up >= 0, rate > 0, busy loops 0..8, capacity >= 0)");
         }
         Path jar = proxyJar != null ? proxyJar : ProxyBench.defaultJar();
         Path dir = out != null ? out : Path.of("benchmarks", "target", "bench-latency");
@@ -102,8 +112,8 @@ public final class LatencyProbe implements Callable<Integer> {
         stdout.printf(Locale.ROOT, "# proxy-latency: %d rounds (after %d warm-up) at %.0f rounds/s, paths %s, one "
                 + "connection each, 100-byte gets, random order per round; load average before: %s%n", rounds,
                 warmupRounds, rate, paths, Files.readString(Path.of("/proc/loadavg")).trim());
-        if (!proxySet.isEmpty() || !proxyJvmArgs.isEmpty()) {
-            stdout.println("# locus: " + String.join("; ", proxySet) + (proxyJvmArgs.isEmpty() ? ""
+        if (locusMode != LocusMode.PASS_THROUGH || !proxySet.isEmpty() || !proxyJvmArgs.isEmpty()) {
+            stdout.println("# locus: " + locusMode.description() + ", local.capacity_bytes " + localCapacity + "; " + String.join("; ", proxySet) + (proxyJvmArgs.isEmpty() ? ""
                     : " JVM " + String.join(" ", proxyJvmArgs)));
         }
         BusyLoops spinners = BusyLoops.start(busyLoops);
@@ -121,8 +131,8 @@ public final class LatencyProbe implements Callable<Integer> {
                     }
                     default -> {
                         int port = Ports.freeLoopbackPort();
-                        String yaml = LocusProxy.yaml(LocusMode.PASS_THROUGH, port, List.of(memcached),
-                                TenantProfile.defaults(), Emulation.NONE, 0) + String.join("\n", proxySet) + "\n";
+                        String yaml = LocusProxy.yaml(locusMode, port, List.of(memcached),
+                                TenantProfile.defaults(), Emulation.NONE, localCapacity) + String.join("\n", proxySet) + "\n";
                         LocusProxy proxy = LocusProxy.start("locus", jar, yaml, port, hosts, proxyJvmArgs);
                         started.add(proxy);
                         yield proxy.address();
