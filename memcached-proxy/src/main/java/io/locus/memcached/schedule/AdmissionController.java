@@ -32,7 +32,7 @@ public final class AdmissionController {
      * Why raise early: kappa decays by 5 % a second while nothing misses, until the predictions are optimistic enough
      * to admit more than the backend finishes in time; with raises only at epoch ends the proxy then kept admitting
      * for up to a whole second before the first raise. OverloadIT (2 ms backend, 50 ms deadlines) saw bursts of
-     * about 250 late replies 3.5 to 5 s into its measured phase, 13 % of all admitted, in 3 of 8 full-suite runs.
+     * about 250 late replies 3.5 to 5 s into its measured phase, 13 % of all admitted, in 3 of 7 full-suite runs.
      * Reacting within a tenth of an epoch cuts such a burst to roughly what is admitted in that tenth plus one
      * deadline. Three misses, so one slow reply does not move kappa.
      */
