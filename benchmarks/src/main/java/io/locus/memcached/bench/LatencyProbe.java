@@ -102,7 +102,8 @@ public final class LatencyProbe implements Callable<Integer> {
         }
         if (rounds < 100 || warmupRounds < 0 || !(rate > 0) || busyLoops < 0 || busyLoops > 8 || localCapacity < 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--rounds " + rounds + ", --warmup-rounds "
-                    + warmupRounds + ", --rate " + rate + ", --busy-loops " + busyLoops + ", --local-capacity " + localCapacity
+                    + warmupRounds + ", --rate " + rate + ", --busy-loops " + busyLoops + ", --local-capacity "
+                    + localCapacity
                     + " (expected: rounds >= 100, warm-up >= 0, rate > 0, busy loops 0..8, capacity >= 0)");
         }
         Path jar = proxyJar != null ? proxyJar : ProxyBench.defaultJar();
@@ -113,7 +114,8 @@ public final class LatencyProbe implements Callable<Integer> {
                 + "connection each, 100-byte gets, random order per round; load average before: %s%n", rounds,
                 warmupRounds, rate, paths, Files.readString(Path.of("/proc/loadavg")).trim());
         if (locusMode != LocusMode.PASS_THROUGH || !proxySet.isEmpty() || !proxyJvmArgs.isEmpty()) {
-            stdout.println("# locus: " + locusMode.description() + ", local.capacity_bytes " + localCapacity + "; " + String.join("; ", proxySet) + (proxyJvmArgs.isEmpty() ? ""
+            stdout.println("# locus: " + locusMode.description() + ", local.capacity_bytes " + localCapacity + "; "
+                    + String.join("; ", proxySet) + (proxyJvmArgs.isEmpty() ? ""
                     : " JVM " + String.join(" ", proxyJvmArgs)));
         }
         BusyLoops spinners = BusyLoops.start(busyLoops);
@@ -132,7 +134,8 @@ public final class LatencyProbe implements Callable<Integer> {
                     default -> {
                         int port = Ports.freeLoopbackPort();
                         String yaml = LocusProxy.yaml(locusMode, port, List.of(memcached),
-                                TenantProfile.defaults(), Emulation.NONE, localCapacity) + String.join("\n", proxySet) + "\n";
+                                TenantProfile.defaults(), Emulation.NONE, localCapacity)
+                                + String.join("\n", proxySet) + "\n";
                         LocusProxy proxy = LocusProxy.start("locus", jar, yaml, port, hosts, proxyJvmArgs);
                         started.add(proxy);
                         yield proxy.address();
