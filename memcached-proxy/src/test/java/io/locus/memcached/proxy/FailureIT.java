@@ -57,7 +57,7 @@ class FailureIT {
         mock.clearReceived();
         String got = client.exchange(c[0]);
         assertEquals(c[2], got, "client receives, for " + c[0].trim());
-        assertEquals(c[1], mock.received(), "backend receives, for " + c[0].trim());
+        assertEquals(c[1], mock.receivedAtLeast(c[1].length()), "backend receives, for " + c[0].trim());
       }
     }
   }

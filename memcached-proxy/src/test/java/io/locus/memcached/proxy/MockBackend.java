@@ -49,6 +49,18 @@ final class MockBackend implements AutoCloseable {
     return received.toString();
   }
 
+  /**
+   * What was received once at least {@code length} characters arrived, or after two seconds. Why wait: the mock
+   * answers a storage command at its line, so a client may hold the reply before the data block is read here.
+   */
+  String receivedAtLeast(int length) throws InterruptedException {
+    long deadline = System.nanoTime() + 2_000_000_000L;
+    while (received.length() < length && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    return received.toString();
+  }
+
   void clearReceived() {
     received.setLength(0);
   }
