@@ -1,5 +1,8 @@
 package io.locus.cassandra;
 
+import io.locus.cassandra.drop.PathEncoder;
+import io.locus.cassandra.drop.TokenLayout;
+import io.locus.cassandra.drop.TokenMath;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -9,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
-
 import org.apache.cassandra.db.CachedHashDecoratedKey;
 import org.apache.cassandra.db.DecoratedKey;
 import org.apache.cassandra.db.marshal.AbstractType;
@@ -23,10 +25,6 @@ import org.apache.cassandra.exceptions.ConfigurationException;
 import org.apache.cassandra.utils.ObjectSizes;
 import org.apache.cassandra.utils.bytecomparable.ByteComparable;
 import org.apache.cassandra.utils.bytecomparable.ByteSource;
-
-import io.locus.cassandra.drop.PathEncoder;
-import io.locus.cassandra.drop.TokenLayout;
-import io.locus.cassandra.drop.TokenMath;
 
 /**
  * DROP, the locality-preserving partitioner of drop-virtcache.md Part A (mode H): partition keys that are absolute
@@ -66,8 +64,7 @@ public final class DropPartitioner implements IPartitioner {
     private final Token.TokenFactory tokenFactory = new DropTokenFactory();
     private final Splitter splitter = new DropSplitter(this);
 
-    private DropPartitioner() {
-    }
+    private DropPartitioner() {}
 
     /** A 48-byte DROP token; see {@link TokenLayout}. Immutable. */
     public static final class DropToken extends Token {
@@ -208,12 +205,15 @@ public final class DropPartitioner implements IPartitioner {
             ranges.add(new Range<>(previous, t));
             previous = t;
         }
-        double[] weights = "tokens".equals(System.getProperty(OWNERSHIP_PROPERTY)) ? null : LocalKeySamples.count(ranges);
+        double[] weights =
+                "tokens".equals(System.getProperty(OWNERSHIP_PROPERTY)) ? null : LocalKeySamples.count(ranges);
         if (weights == null) {
             weights = new double[ranges.size()];
             for (int i = 0; i < ranges.size(); i++) {
-                weights[i] = sortedTokens.size() == 1 ? 1.0
-                        : TokenMath.ringFraction(((DropToken) ranges.get(i).left).token, ((DropToken) ranges.get(i).right).token);
+                weights[i] = sortedTokens.size() == 1
+                        ? 1.0
+                        : TokenMath.ringFraction(
+                                ((DropToken) ranges.get(i).left).token, ((DropToken) ranges.get(i).right).token);
             }
         }
         double total = 0;
@@ -263,8 +263,8 @@ public final class DropPartitioner implements IPartitioner {
         @Override
         public Token fromByteArray(ByteBuffer bytes) {
             if (bytes.remaining() != TokenLayout.TOKEN_BYTES) {
-                throw new IllegalArgumentException("DROP token of " + bytes.remaining() + " bytes (expected: "
-                        + TokenLayout.TOKEN_BYTES + ")");
+                throw new IllegalArgumentException(
+                        "DROP token of " + bytes.remaining() + " bytes (expected: " + TokenLayout.TOKEN_BYTES + ")");
             }
             byte[] t = new byte[TokenLayout.TOKEN_BYTES];
             bytes.duplicate().get(t);
@@ -283,8 +283,8 @@ public final class DropPartitioner implements IPartitioner {
             for (int i = 0; i < t.length; i++) {
                 int b = comparableBytes.next();
                 if (b == ByteSource.END_OF_STREAM) {
-                    throw new IllegalArgumentException("byte-comparable DROP token ended after " + i + " bytes (expected: "
-                            + TokenLayout.TOKEN_BYTES + ")");
+                    throw new IllegalArgumentException("byte-comparable DROP token ended after " + i
+                            + " bytes (expected: " + TokenLayout.TOKEN_BYTES + ")");
                 }
                 t[i] = (byte) b;
             }

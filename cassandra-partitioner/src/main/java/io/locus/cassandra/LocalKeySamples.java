@@ -1,7 +1,6 @@
 package io.locus.cassandra;
 
 import java.util.List;
-
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.ColumnFamilyStore;
 import org.apache.cassandra.dht.Range;
@@ -15,8 +14,7 @@ import org.apache.cassandra.schema.TableMetadata;
  * from the index samples; memtables are not counted). Host-only: it needs a running daemon.
  */
 final class LocalKeySamples {
-    private LocalKeySamples() {
-    }
+    private LocalKeySamples() {}
 
     /**
      * Sampled keys per range over every non-system table on {@link DropPartitioner}, or null if this JVM is not a

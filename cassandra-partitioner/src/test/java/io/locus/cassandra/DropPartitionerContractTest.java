@@ -1,5 +1,13 @@
 package io.locus.cassandra;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.cassandra.drop.TokenMath;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-
 import org.apache.cassandra.db.DecoratedKey;
 import org.apache.cassandra.db.marshal.BytesType;
 import org.apache.cassandra.dht.IPartitioner;
@@ -20,15 +27,6 @@ import org.apache.cassandra.exceptions.ConfigurationException;
 import org.apache.cassandra.utils.bytecomparable.ByteComparable;
 import org.apache.cassandra.utils.bytecomparable.ByteSource;
 import org.junit.jupiter.api.Test;
-
-import io.locus.cassandra.drop.TokenMath;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The IPartitioner contract, in the spirit of Cassandra's PartitionerTestCase, plus DROP's own properties. Seeds are
@@ -65,7 +63,7 @@ class DropPartitionerContractTest {
         for (int i = 0; i < 50; i++) {
             Token a = randomToken();
             Token b = randomToken();
-            assertMidpoint(a, b, 8);   // either order: one of them wraps
+            assertMidpoint(a, b, 8); // either order: one of them wraps
             assertMidpoint(b, a, 8);
         }
     }
@@ -79,7 +77,8 @@ class DropPartitionerContractTest {
         Token mid = p.midpoint(t, t);
         assertNotEquals(t, mid, "whole-ring midpoint must move half way round");
         Token half = p.midpoint(min, min);
-        assertEquals(TokenMath.RING_SIZE.shiftRight(1),
+        assertEquals(
+                TokenMath.RING_SIZE.shiftRight(1),
                 new BigInteger(1, p.getTokenFactory().toByteArray(half).array()));
     }
 
@@ -100,8 +99,8 @@ class DropPartitionerContractTest {
     @Test
     void tokenFactory_roundTripsStringsBytesAndComparableBytes() {
         Token.TokenFactory f = p.getTokenFactory();
-        List<Token> tokens = new ArrayList<>(List.of(p.getMinimumToken(), p.getMaximumToken(), tok("/usr/bin/ls"),
-                tok("system"), p.getRandomToken(random)));
+        List<Token> tokens = new ArrayList<>(List.of(
+                p.getMinimumToken(), p.getMaximumToken(), tok("/usr/bin/ls"), tok("system"), p.getRandomToken(random)));
         for (int i = 0; i < 100; i++) {
             tokens.add(randomToken());
         }
@@ -120,23 +119,23 @@ class DropPartitionerContractTest {
         for (int i = 0; i < 1000; i++) {
             Token a = randomToken();
             Token b = randomToken();
-            int cmp = ByteComparable.compare(v -> a.asComparableBytes(v), v -> b.asComparableBytes(v),
-                    ByteComparable.Version.OSS50);
+            int cmp = ByteComparable.compare(
+                    v -> a.asComparableBytes(v), v -> b.asComparableBytes(v), ByteComparable.Version.OSS50);
             assertEquals(Integer.signum(a.compareTo(b)), Integer.signum(cmp));
         }
     }
 
     @Test
     void tokenFactory_validate_rejectsBadTokensWithTheReason() {
-        ConfigurationException e = assertThrows(ConfigurationException.class,
-                () -> p.getTokenFactory().validate("-9223372036854775808"));
+        ConfigurationException e = assertThrows(
+                ConfigurationException.class, () -> p.getTokenFactory().validate("-9223372036854775808"));
         assertTrue(e.getMessage().contains("has 20 hex digits (expected: exactly 96"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> p.getTokenFactory().fromByteArray(ByteBuffer.allocate(8)));
     }
 
     @Test
     void describeOwnership_sumsToOne_for1_2_and256Tokens() {
-        for (int n : new int[]{1, 2, 256}) {
+        for (int n : new int[] {1, 2, 256}) {
             List<Token> tokens = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 tokens.add(randomToken());
@@ -195,12 +194,18 @@ class DropPartitionerContractTest {
         // /usr/bin's entries: every namespace key whose token falls between the smallest and largest of them must be
         // a /usr/bin entry too (no 16-bit collisions at this level in the sample), so "ls" is one range scan.
         List<String> paths = TestNamespace.paths();
-        List<Token> dir = paths.stream().filter(k -> k.startsWith("/usr/bin/") && k.indexOf('/', 9) < 0)
-                .map(this::tok).sorted().toList();
+        List<Token> dir = paths.stream()
+                .filter(k -> k.startsWith("/usr/bin/") && k.indexOf('/', 9) < 0)
+                .map(this::tok)
+                .sorted()
+                .toList();
         assertTrue(dir.size() > 100, "entries of /usr/bin: " + dir.size());
         Token lo = dir.get(0);
         Token hi = dir.get(dir.size() - 1);
-        long inside = paths.stream().map(this::tok).filter(t -> t.compareTo(lo) >= 0 && t.compareTo(hi) <= 0).count();
+        long inside = paths.stream()
+                .map(this::tok)
+                .filter(t -> t.compareTo(lo) >= 0 && t.compareTo(hi) <= 0)
+                .count();
         assertEquals(dir.size(), inside);
     }
 

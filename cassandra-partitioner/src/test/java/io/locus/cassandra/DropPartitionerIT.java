@@ -1,5 +1,22 @@
 package io.locus.cassandra;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import io.locus.cassandra.drop.DirectoryRanges;
+import io.locus.cassandra.drop.PathEncoder;
+import io.locus.cassandra.drop.PathNames;
+import io.locus.cassandra.drop.Ring;
+import io.locus.cassandra.drop.TokenMath;
+import io.locus.cassandra.fixture.CassandraNode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -9,31 +26,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.metadata.TokenMap;
-import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-
-import io.locus.cassandra.drop.DirectoryRanges;
-import io.locus.cassandra.drop.PathEncoder;
-import io.locus.cassandra.drop.PathNames;
-import io.locus.cassandra.drop.Ring;
-import io.locus.cassandra.drop.TokenMath;
-import io.locus.cassandra.fixture.CassandraNode;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A real Cassandra 5.0.9 node running {@code partitioner: io.locus.cassandra.DropPartitioner} with num_tokens 16
@@ -74,9 +72,11 @@ class DropPartitionerIT {
     }
 
     private static Set<String> scan(DirectoryRanges.Interval r) {
-        PreparedStatement ps = session.prepare("SELECT path FROM " + TABLE + " WHERE token(path) >= ? AND token(path) <= ?");
+        PreparedStatement ps =
+                session.prepare("SELECT path FROM " + TABLE + " WHERE token(path) >= ? AND token(path) <= ?");
         Set<String> out = new HashSet<>();
-        for (Row row : session.execute(ps.bind(ByteBuffer.wrap(r.first()), ByteBuffer.wrap(r.last())).setPageSize(5000))) {
+        for (Row row : session.execute(
+                ps.bind(ByteBuffer.wrap(r.first()), ByteBuffer.wrap(r.last())).setPageSize(5000))) {
             assertTrue(out.add(row.getString(0)), "duplicate row " + row.getString(0));
         }
         return out;
@@ -112,7 +112,8 @@ class DropPartitionerIT {
             assertTrue(r != null, "missing " + paths.get(i));
         }
         long count = 0;
-        for (Row ignored : session.execute(session.prepare("SELECT path FROM " + TABLE).bind().setPageSize(5000))) {
+        for (Row ignored : session.execute(
+                session.prepare("SELECT path FROM " + TABLE).bind().setPageSize(5000))) {
             count++;
         }
         assertEquals(paths.size(), count);
@@ -132,7 +133,8 @@ class DropPartitionerIT {
     @Test
     @Order(4)
     void directoryListing_isOneTokenRangeScan_returningExactlyItsEntries() {
-        for (String dir : List.of("/usr/bin", "/etc", "/usr/share/doc/bash", "/usr/lib/x86_64-linux-gnu", "/usr/share/man/man1")) {
+        for (String dir : List.of(
+                "/usr/bin", "/etc", "/usr/share/doc/bash", "/usr/lib/x86_64-linux-gnu", "/usr/share/man/man1")) {
             Set<String> expected = expectedListing(dir);
             assertTrue(expected.size() > 3, dir + " has " + expected.size() + " entries");
             assertEquals(expected, scan(DirectoryRanges.listing(dir)), "listing of " + dir);
@@ -174,28 +176,41 @@ class DropPartitionerIT {
     @Test
     @Order(6)
     void badKeys_getDeterministicTokens_onTheReadAndWritePath() {
-        List<String> odd = List.of("/a/./b", "/a/../b", "//x//y//", "relative/key", "/ünïcødé/名前",
-                "/" + "d/".repeat(25) + "deep", "/t/" + "n".repeat(65_530));
+        List<String> odd = List.of(
+                "/a/./b",
+                "/a/../b",
+                "//x//y//",
+                "relative/key",
+                "/ünïcødé/名前",
+                "/" + "d/".repeat(25) + "deep",
+                "/t/" + "n".repeat(65_530));
         PreparedStatement insert = session.prepare("INSERT INTO " + TABLE + " (path, depth) VALUES (?, -1)");
         PreparedStatement token = session.prepare("SELECT path, token(path) FROM " + TABLE + " WHERE path = ?");
         for (String k : odd) {
             session.execute(insert.bind(k));
             Row row = session.execute(token.bind(k)).one();
             assertEquals(k, row.getString(0));
-            assertEquals(TokenMath.toHex(PathEncoder.encode(k.getBytes(StandardCharsets.UTF_8))),
-                    TokenMath.toHex(bytes(row.getByteBuffer(1))), "token of " + abbreviate(k));
+            assertEquals(
+                    TokenMath.toHex(PathEncoder.encode(k.getBytes(StandardCharsets.UTF_8))),
+                    TokenMath.toHex(bytes(row.getByteBuffer(1))),
+                    "token of " + abbreviate(k));
         }
         byte[] notUtf8 = {'/', 'x', '/', (byte) 0xC3, (byte) 0x28, '/', (byte) 0xFF};
         session.execute("INSERT INTO " + KS + ".raw (k, v) VALUES (?, 1)", ByteBuffer.wrap(notUtf8));
-        Row raw = session.execute("SELECT v, token(k) FROM " + KS + ".raw WHERE k = ?", ByteBuffer.wrap(notUtf8)).one();
+        Row raw = session.execute("SELECT v, token(k) FROM " + KS + ".raw WHERE k = ?", ByteBuffer.wrap(notUtf8))
+                .one();
         assertEquals(1, raw.getInt(0));
         assertEquals(TokenMath.toHex(PathEncoder.encode(notUtf8)), TokenMath.toHex(bytes(raw.getByteBuffer(1))));
         // Cassandra itself refuses empty partition keys before the partitioner is asked; the node stays healthy.
-        InvalidQueryException empty = assertThrows(InvalidQueryException.class,
-                () -> session.execute("INSERT INTO " + KS + ".raw (k, v) VALUES (0x, 2)"));
+        InvalidQueryException empty = assertThrows(
+                InvalidQueryException.class, () -> session.execute("INSERT INTO " + KS + ".raw (k, v) VALUES (0x, 2)"));
         assertTrue(empty.getMessage().toLowerCase().contains("empty"), empty.getMessage());
         node.flush(KS);
-        assertEquals(1, session.execute("SELECT v FROM " + KS + ".raw WHERE k = ?", ByteBuffer.wrap(notUtf8)).one().getInt(0));
+        assertEquals(
+                1,
+                session.execute("SELECT v FROM " + KS + ".raw WHERE k = ?", ByteBuffer.wrap(notUtf8))
+                        .one()
+                        .getInt(0));
     }
 
     @Test
@@ -207,13 +222,15 @@ class DropPartitionerIT {
         String path = paths.get(paths.size() / 2);
         ByteBuffer key = StandardCharsets.UTF_8.encode(path);
         ByteBuffer server = session.execute(session.prepare("SELECT token(path) FROM " + TABLE + " WHERE path = ?")
-                .bind(path)).one().getByteBuffer(0);
+                        .bind(path))
+                .one()
+                .getByteBuffer(0);
         assertEquals(map.parse("0x" + TokenMath.toHex(bytes(server))), map.newToken(key));
         assertFalse(map.getReplicas(KS, key).isEmpty());
     }
 
     /** What {@code locus-drop rebalance} against this node printed on stdout (or stderr) and its exit code. */
-    private record Cli(int exit, String text) { }
+    private record Cli(int exit, String text) {}
 
     private Cli rebalance(boolean stderr, String... extra) {
         java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
@@ -224,9 +241,14 @@ class DropPartitionerIT {
         } else {
             System.setOut(capture);
         }
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("rebalance", "--contact",
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(
+                "rebalance",
+                "--contact",
                 node.contactPoint().getHostString() + ":" + node.contactPoint().getPort(),
-                "--keyspace", KS, "--table", "inodes"));
+                "--keyspace",
+                KS,
+                "--table",
+                "inodes"));
         args.addAll(java.util.List.of(extra));
         try {
             int exit = io.locus.cassandra.cli.DropCommand.run(args.toArray(String[]::new));
@@ -259,8 +281,10 @@ class DropPartitionerIT {
         int exit = run.exit();
         String msg = run.text();
         assertEquals(2, exit, msg);
-        assertTrue(msg.contains("--execute needs num_tokens: 1 on every node, but node "
-                + node.contactPoint().getAddress().getHostAddress() + " has 16 tokens"), msg);
+        assertTrue(
+                msg.contains("--execute needs num_tokens: 1 on every node, but node "
+                        + node.contactPoint().getAddress().getHostAddress() + " has 16 tokens"),
+                msg);
     }
 
     private static byte[] bytes(ByteBuffer b) {

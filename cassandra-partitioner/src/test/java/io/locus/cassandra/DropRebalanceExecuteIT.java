@@ -1,5 +1,25 @@
 package io.locus.cassandra;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.servererrors.ReadFailureException;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import io.locus.cassandra.cli.DropCommand;
+import io.locus.cassandra.cli.MoveExecutorAccess;
+import io.locus.cassandra.drop.DropPlanner;
+import io.locus.cassandra.drop.PathEncoder;
+import io.locus.cassandra.drop.TokenMath;
+import io.locus.cassandra.fixture.CassandraCluster;
+import io.locus.cassandra.fixture.CassandraNode;
+import io.locus.cassandra.fixture.ForkedCassandraNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
@@ -13,29 +33,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.ResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import com.datastax.oss.driver.api.core.metadata.Node;
-import com.datastax.oss.driver.api.core.servererrors.ReadFailureException;
-import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import org.junit.jupiter.api.Test;
-
-import io.locus.cassandra.cli.DropCommand;
-import io.locus.cassandra.cli.MoveExecutorAccess;
-import io.locus.cassandra.drop.DropPlanner;
-import io.locus.cassandra.drop.PathEncoder;
-import io.locus.cassandra.drop.TokenMath;
-import io.locus.cassandra.fixture.CassandraCluster;
-import io.locus.cassandra.fixture.CassandraNode;
-import io.locus.cassandra.fixture.ForkedCassandraNode;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code locus-drop rebalance --execute} on a real 2-node DROP cluster (forked nodes, one token each, RF 1) whose ring
@@ -53,24 +51,39 @@ class DropRebalanceExecuteIT {
         List<byte[]> keyTokens = new ArrayList<>();
         paths.forEach(p -> keyTokens.add(PathEncoder.encode(p.getBytes(StandardCharsets.UTF_8))));
         // Quarter cuts of these very keys: node 1 at the first (about 1/4 of the keys), node 2 at the last (3/4).
-        List<byte[]> quarters = DropPlanner.plan(keyTokens, 4, 1, 0.02).tokensPerNode().stream().map(t -> t.get(0))
-                .sorted(TokenMath::compare).toList();
+        List<byte[]> quarters = DropPlanner.plan(keyTokens, 4, 1, 0.02).tokensPerNode().stream()
+                .map(t -> t.get(0))
+                .sorted(TokenMath::compare)
+                .toList();
         List<String> initial = List.of(TokenMath.toHex(quarters.get(0)), TokenMath.toHex(quarters.get(3)));
         CassandraNode.Options template = CassandraNode.Options.defaults()
-                .withPartitioner(DropPartitioner.class.getName()).withNumTokens(1);
-        try (CassandraCluster cluster = CassandraCluster.start(Path.of("target", "drop-execute-cluster"), 2, template, initial)) {
+                .withPartitioner(DropPartitioner.class.getName())
+                .withNumTokens(1);
+        try (CassandraCluster cluster =
+                CassandraCluster.start(Path.of("target", "drop-execute-cluster"), 2, template, initial)) {
             try (CqlSession s = DropSessions.open(cluster.node(0).contactPoint())) {
                 s.execute("CREATE KEYSPACE fs WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
                 s.execute("CREATE TABLE fs.inodes (path text PRIMARY KEY, depth int)");
                 long t0 = System.nanoTime();
                 NamespaceLoader.load(s, "fs.inodes", paths);
-                System.err.printf("rebalance --execute: loaded %d paths in %d ms%n", paths.size(), (System.nanoTime() - t0) / 1_000_000);
+                System.err.printf(
+                        "rebalance --execute: loaded %d paths in %d ms%n",
+                        paths.size(), (System.nanoTime() - t0) / 1_000_000);
             }
-            List<String> args = new ArrayList<>(List.of("rebalance", "--contact", hostPort(cluster.node(0)),
-                    "--keyspace", "fs", "--table", "inodes", "--execute", "--json"));
+            List<String> args = new ArrayList<>(List.of(
+                    "rebalance",
+                    "--contact",
+                    hostPort(cluster.node(0)),
+                    "--keyspace",
+                    "fs",
+                    "--table",
+                    "inodes",
+                    "--execute",
+                    "--json"));
             for (ForkedCassandraNode n : cluster.nodes()) {
                 args.add("--jmx");
-                args.add(n.address() + "=" + n.jmxEndpoint().getHostString() + ":" + n.jmxEndpoint().getPort());
+                args.add(n.address() + "=" + n.jmxEndpoint().getHostString() + ":"
+                        + n.jmxEndpoint().getPort());
             }
             long t0 = System.nanoTime();
             String json = runCli(0, args);
@@ -84,10 +97,12 @@ class DropRebalanceExecuteIT {
             assertTrue(balance.find(), "no balance after the moves: " + json);
             double after = Double.parseDouble(balance.group(1));
             int afterAt = json.indexOf("\"after\":");
-            assertTrue(afterAt > 0 && json.indexOf("\"keys\":" + paths.size() + ",", afterAt) > 0,
+            assertTrue(
+                    afterAt > 0 && json.indexOf("\"keys\":" + paths.size() + ",", afterAt) > 0,
                     "the ring re-read after the moves must hold every key: " + json);
             Map<String, String> moved = new HashMap<>();
-            Matcher m = Pattern.compile("\"node\":\"([0-9.]+)\",\"from\":\"([0-9a-f]+)\",\"to\":\"([0-9a-f]+)\"").matcher(json);
+            Matcher m = Pattern.compile("\"node\":\"([0-9.]+)\",\"from\":\"([0-9a-f]+)\",\"to\":\"([0-9a-f]+)\"")
+                    .matcher(json);
             while (m.find()) {
                 moved.put(m.group(1), m.group(3));
             }
@@ -98,22 +113,33 @@ class DropRebalanceExecuteIT {
             try (CqlSession s = DropSessions.open(cluster.node(0).contactPoint())) {
                 // Each moved node reports its new token itself (system.local), and the other node agrees (peers_v2).
                 for (Node n : s.getMetadata().getNodes().values()) {
-                    String addr = n.getBroadcastRpcAddress().orElseThrow().getAddress().getHostAddress();
-                    Set<String> local = s.execute(SimpleStatement.newInstance("SELECT tokens FROM system.local").setNode(n))
-                            .one().getSet(0, String.class);
+                    String addr = n.getBroadcastRpcAddress()
+                            .orElseThrow()
+                            .getAddress()
+                            .getHostAddress();
+                    Set<String> local = s.execute(SimpleStatement.newInstance("SELECT tokens FROM system.local")
+                                    .setNode(n))
+                            .one()
+                            .getSet(0, String.class);
                     if (moved.containsKey(addr)) {
                         assertEquals(Set.of(moved.get(addr)), local, "tokens of " + addr);
                     }
-                    for (Row r : s.execute(SimpleStatement.newInstance("SELECT native_address, tokens FROM system.peers_v2").setNode(n))) {
+                    for (Row r :
+                            s.execute(SimpleStatement.newInstance("SELECT native_address, tokens FROM system.peers_v2")
+                                    .setNode(n))) {
                         String peer = r.getInetAddress(0).getHostAddress();
                         if (moved.containsKey(peer)) {
-                            assertEquals(Set.of(moved.get(peer)), r.getSet(1, String.class), addr + "'s view of " + peer);
+                            assertEquals(
+                                    Set.of(moved.get(peer)), r.getSet(1, String.class), addr + "'s view of " + peer);
                         }
                     }
                 }
                 // Every row, with its value, through a full scan (routed per range to the new owners) ...
                 Map<String, Integer> rows = new HashMap<>();
-                for (Row r : scanAll(s, SimpleStatement.newInstance("SELECT path, depth FROM fs.inodes").setPageSize(1000))) {
+                for (Row r : scanAll(
+                        s,
+                        SimpleStatement.newInstance("SELECT path, depth FROM fs.inodes")
+                                .setPageSize(1000))) {
                     rows.put(r.getString(0), r.getInt(1));
                 }
                 assertEquals(paths.size(), rows.size(), "rows after the moves");
@@ -131,22 +157,36 @@ class DropRebalanceExecuteIT {
                 }
                 // A move Cassandra refuses: node 2 to node 1's token.
                 String token1 = s.execute(SimpleStatement.newInstance("SELECT tokens FROM system.local")
-                        .setNode(node(s, cluster.node(0).address()))).one().getSet(0, String.class).iterator().next();
+                                .setNode(node(s, cluster.node(0).address())))
+                        .one()
+                        .getSet(0, String.class)
+                        .iterator()
+                        .next();
                 String token2 = s.execute(SimpleStatement.newInstance("SELECT tokens FROM system.local")
-                        .setNode(node(s, cluster.node(1).address()))).one().getSet(0, String.class).iterator().next();
+                                .setNode(node(s, cluster.node(1).address())))
+                        .one()
+                        .getSet(0, String.class)
+                        .iterator()
+                        .next();
                 String err = refusedMove(cluster.node(1), token2, token1);
                 System.err.println("rebalance --execute: a refused move reports: " + err);
-                assertTrue(err.contains("move of node 127.0.0.2 from " + token2 + " to " + token1 + " failed: ")
-                        && err.contains("already owned by another node")
-                        && err.contains("the node is now NORMAL with token(s) [" + token2 + "]"), err);
+                assertTrue(
+                        err.contains("move of node 127.0.0.2 from " + token2 + " to " + token1 + " failed: ")
+                                && err.contains("already owned by another node")
+                                && err.contains("the node is now NORMAL with token(s) [" + token2 + "]"),
+                        err);
             }
         }
     }
 
     /** Drives the executor directly: the planner never proposes a taken token, so the CLI cannot be made to. */
     private static String refusedMove(ForkedCassandraNode node, String from, String to) {
-        return MoveExecutorAccess.failureOf(node.address(), node.jmxEndpoint().getHostString(),
-                node.jmxEndpoint().getPort(), from, to);
+        return MoveExecutorAccess.failureOf(
+                node.address(),
+                node.jmxEndpoint().getHostString(),
+                node.jmxEndpoint().getPort(),
+                from,
+                to);
     }
 
     /**
@@ -180,8 +220,13 @@ class DropRebalanceExecuteIT {
 
     private static Node node(CqlSession s, String address) {
         return s.getMetadata().getNodes().values().stream()
-                .filter(n -> n.getBroadcastRpcAddress().orElseThrow().getAddress().getHostAddress().equals(address))
-                .findFirst().orElseThrow();
+                .filter(n -> n.getBroadcastRpcAddress()
+                        .orElseThrow()
+                        .getAddress()
+                        .getHostAddress()
+                        .equals(address))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static int depth(String p) {

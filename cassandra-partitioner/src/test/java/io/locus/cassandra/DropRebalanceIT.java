@@ -1,5 +1,19 @@
 package io.locus.cassandra;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.locus.cassandra.cli.DropCommand;
+import io.locus.cassandra.drop.DropPlanner;
+import io.locus.cassandra.drop.NamespaceMetrics;
+import io.locus.cassandra.drop.PathEncoder;
+import io.locus.cassandra.drop.Ring;
+import io.locus.cassandra.drop.TokenMath;
+import io.locus.cassandra.fixture.CassandraCluster;
+import io.locus.cassandra.fixture.CassandraNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -10,23 +24,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import com.datastax.oss.driver.api.core.CqlSession;
 import org.junit.jupiter.api.Test;
-
-import io.locus.cassandra.cli.DropCommand;
-import io.locus.cassandra.drop.DropPlanner;
-import io.locus.cassandra.drop.NamespaceMetrics;
-import io.locus.cassandra.drop.PathEncoder;
-import io.locus.cassandra.drop.Ring;
-import io.locus.cassandra.drop.TokenMath;
-import io.locus.cassandra.fixture.CassandraCluster;
-import io.locus.cassandra.fixture.CassandraNode;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code locus-drop rebalance} against a real 3-node DROP cluster (one token per node) whose tokens hold 1/6, 2/6 and
@@ -40,13 +38,17 @@ class DropRebalanceIT {
         List<String> paths = TestNamespace.everyNth(5);
         List<byte[]> keyTokens = new ArrayList<>();
         paths.forEach(p -> keyTokens.add(PathEncoder.encode(p.getBytes(StandardCharsets.UTF_8))));
-        List<byte[]> sixths = DropPlanner.plan(keyTokens, 6, 1, 0.02).tokensPerNode().stream().map(t -> t.get(0))
-                .sorted(TokenMath::compare).toList();
-        List<String> initial = List.of(TokenMath.toHex(sixths.get(0)), TokenMath.toHex(sixths.get(2)),
-                TokenMath.toHex(sixths.get(5)));
+        List<byte[]> sixths = DropPlanner.plan(keyTokens, 6, 1, 0.02).tokensPerNode().stream()
+                .map(t -> t.get(0))
+                .sorted(TokenMath::compare)
+                .toList();
+        List<String> initial =
+                List.of(TokenMath.toHex(sixths.get(0)), TokenMath.toHex(sixths.get(2)), TokenMath.toHex(sixths.get(5)));
         CassandraNode.Options template = CassandraNode.Options.defaults()
-                .withPartitioner(DropPartitioner.class.getName()).withNumTokens(1);
-        try (CassandraCluster cluster = CassandraCluster.start(Path.of("target", "drop-cluster"), 3, template, initial)) {
+                .withPartitioner(DropPartitioner.class.getName())
+                .withNumTokens(1);
+        try (CassandraCluster cluster =
+                CassandraCluster.start(Path.of("target", "drop-cluster"), 3, template, initial)) {
             try (CqlSession s = DropSessions.open(cluster.node(0).contactPoint())) {
                 s.execute("CREATE KEYSPACE fs WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
                 s.execute("CREATE TABLE fs.inodes (path text PRIMARY KEY, depth int)");
@@ -57,8 +59,16 @@ class DropRebalanceIT {
             System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
             int exit;
             try {
-                exit = DropCommand.run("rebalance", "--contact", cluster.node(0).contactPoint().getHostString() + ":"
-                        + cluster.node(0).contactPoint().getPort(), "--keyspace", "fs", "--table", "inodes", "--json");
+                exit = DropCommand.run(
+                        "rebalance",
+                        "--contact",
+                        cluster.node(0).contactPoint().getHostString() + ":"
+                                + cluster.node(0).contactPoint().getPort(),
+                        "--keyspace",
+                        "fs",
+                        "--table",
+                        "inodes",
+                        "--json");
             } finally {
                 System.setOut(out);
             }
@@ -72,7 +82,8 @@ class DropRebalanceIT {
                 tokenOf.put("127.0.0." + (i + 1), TokenMath.fromHex(initial.get(i)));
             }
             double before = balance(tokenOf, keyTokens);
-            Matcher m = Pattern.compile("\"node\":\"([0-9.]+)\",\"from\":\"([0-9a-f]+)\",\"to\":\"([0-9a-f]+)\"").matcher(json);
+            Matcher m = Pattern.compile("\"node\":\"([0-9.]+)\",\"from\":\"([0-9a-f]+)\",\"to\":\"([0-9a-f]+)\"")
+                    .matcher(json);
             int moves = 0;
             while (m.find()) {
                 assertEquals(TokenMath.toHex(tokenOf.get(m.group(1))), m.group(2), "move of " + m.group(1));

@@ -1,21 +1,18 @@
 package io.locus.cassandra;
 
-import java.net.InetSocketAddress;
-import java.time.Duration;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
-
 import io.locus.cassandra.driver.DropDriver;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 
 /** Driver sessions for the ITs, built with {@link DropDriver#sessionBuilder()}. */
 public final class DropSessions {
     /** SimpleSnitch's data center, which the fixture's nodes use. */
     public static final String DATACENTER = "datacenter1";
 
-    private DropSessions() {
-    }
+    private DropSessions() {}
 
     public static CqlSession open(InetSocketAddress contactPoint) {
         // Schema changes on a loaded 2-core host take seconds; the 2 s default timeout only adds flakiness.
@@ -25,7 +22,10 @@ public final class DropSessions {
                 .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(60))
                 .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(60))
                 .build();
-        return DropDriver.sessionBuilder().withConfigLoader(config).addContactPoint(contactPoint)
-                .withLocalDatacenter(DATACENTER).build();
+        return DropDriver.sessionBuilder()
+                .withConfigLoader(config)
+                .addContactPoint(contactPoint)
+                .withLocalDatacenter(DATACENTER)
+                .build();
     }
 }

@@ -1,5 +1,8 @@
 package io.locus.cassandra;
 
+import io.locus.cassandra.drop.PathEncoder;
+import io.locus.cassandra.drop.TokenLayout;
+import io.locus.cassandra.drop.TokenMath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,10 +12,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.locus.cassandra.drop.PathEncoder;
-import io.locus.cassandra.drop.TokenLayout;
-import io.locus.cassandra.drop.TokenMath;
 
 /**
  * The golden token vectors: (key, token) pairs in {@code src/test/resources/golden-tokens.tsv}, one per line as
@@ -25,14 +24,24 @@ public final class GoldenTokens {
     /** Header line naming the mapping version ({@link TokenLayout#FORMAT_VERSION}) the vectors were written with. */
     static final String FORMAT_LINE_PREFIX = "# token-format: ";
 
-    private GoldenTokens() {
-    }
+    private GoldenTokens() {}
 
     /** The keys of the vectors with a description each, in file order. */
     static Map<String, byte[]> keys() {
         Map<String, byte[]> k = new LinkedHashMap<>();
-        for (String s : List.of("/", "/usr", "/usr/bin", "/usr/bin/ls", "/usr/bin/cat", "/usr/share/doc/bash/copyright",
-                "/etc/passwd", "/var/lib/dpkg/info/bash.list", "/home/alice/.bashrc", "/tmp", "/a", "/b/c")) {
+        for (String s : List.of(
+                "/",
+                "/usr",
+                "/usr/bin",
+                "/usr/bin/ls",
+                "/usr/bin/cat",
+                "/usr/share/doc/bash/copyright",
+                "/etc/passwd",
+                "/var/lib/dpkg/info/bash.list",
+                "/home/alice/.bashrc",
+                "/tmp",
+                "/a",
+                "/b/c")) {
             k.put("path " + s, utf8(s));
         }
         k.put("empty key (minimum token)", new byte[0]);
@@ -47,8 +56,9 @@ public final class GoldenTokens {
         k.put("single byte non-path", utf8("x"));
         k.put("unicode names", utf8("/ünïcødé/名前/файл.txt"));
         k.put("space tab newline in names", utf8("/my docs/a\tb/line\nbreak"));
-        k.put("NUL byte in a name", new byte[]{'/', 'a', 0, 'b', '/', 'c'});
-        k.put("invalid UTF-8 bytes", new byte[]{'/', 'x', '/', (byte) 0xC3, (byte) 0x28, '/', (byte) 0xFF, (byte) 0xFE});
+        k.put("NUL byte in a name", new byte[] {'/', 'a', 0, 'b', '/', 'c'});
+        k.put("invalid UTF-8 bytes", new byte[] {'/', 'x', '/', (byte) 0xC3, (byte) 0x28, '/', (byte) 0xFF, (byte) 0xFE
+        });
         k.put("name of 1000 bytes", utf8("/long/" + "n".repeat(1000)));
         k.put("20 levels (deepest without overflow)", utf8(deep(20)));
         k.put("21 levels (overflow field used)", utf8(deep(21)));
@@ -77,7 +87,8 @@ public final class GoldenTokens {
      */
     public static void main(String[] args) throws IOException {
         List<String> lines = new ArrayList<>();
-        lines.add("# DROP golden token vectors (mode H, 48-byte tokens). key hex\ttoken hex\tdescription. Never edit silently.");
+        lines.add(
+                "# DROP golden token vectors (mode H, 48-byte tokens). key hex\ttoken hex\tdescription. Never edit silently.");
         lines.add(FORMAT_LINE_PREFIX + TokenLayout.FORMAT_VERSION);
         for (Map.Entry<String, byte[]> e : keys().entrySet()) {
             lines.add(HexFormat.of().formatHex(e.getValue()) + "\t" + TokenMath.toHex(PathEncoder.encode(e.getValue()))

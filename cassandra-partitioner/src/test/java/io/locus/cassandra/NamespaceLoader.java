@@ -1,21 +1,19 @@
 package io.locus.cassandra;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import com.datastax.oss.driver.api.core.cql.Statement;
-
 /** Writes path keys into a table {@code (path text PRIMARY KEY, depth int)} with bounded concurrency. */
 public final class NamespaceLoader {
-    private NamespaceLoader() {
-    }
+    private NamespaceLoader() {}
 
     public static void load(CqlSession session, String table, List<String> paths) throws InterruptedException {
-        load(session, table, paths, () -> { });
+        load(session, table, paths, () -> {});
     }
 
     /** As {@link #load(CqlSession, String, List)}, calling {@code onWritten} after each row is written (from driver threads). */
@@ -26,14 +24,20 @@ public final class NamespaceLoader {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         for (String p : paths) {
             inFlight.acquire();
-            var stmt = insert.bind(p, (int) p.chars().filter(c -> c == '/').count()).setIdempotent(true);
-            write(session, stmt, 1, () -> {
-                onWritten.run();
-                inFlight.release();
-            }, e -> {
-                failure.compareAndSet(null, e);
-                inFlight.release();
-            });
+            var stmt = insert.bind(p, (int) p.chars().filter(c -> c == '/').count())
+                    .setIdempotent(true);
+            write(
+                    session,
+                    stmt,
+                    1,
+                    () -> {
+                        onWritten.run();
+                        inFlight.release();
+                    },
+                    e -> {
+                        failure.compareAndSet(null, e);
+                        inFlight.release();
+                    });
             if (failure.get() != null) {
                 break;
             }
@@ -51,7 +55,11 @@ public final class NamespaceLoader {
      * A loaded 2-core host can miss the node's 2 s write timeout; the insert is idempotent, so it is sent again (up to
      * 6 times). Retries are asynchronous: the driver forbids blocking calls on its own threads.
      */
-    private static void write(CqlSession session, Statement<?> stmt, int attempt, Runnable done,
+    private static void write(
+            CqlSession session,
+            Statement<?> stmt,
+            int attempt,
+            Runnable done,
             java.util.function.Consumer<Throwable> failed) {
         session.executeAsync(stmt).whenComplete((r, e) -> {
             if (e == null) {

@@ -1,13 +1,12 @@
 package io.locus.cassandra;
 
+import io.locus.cassandra.cli.KeyFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
-
-import io.locus.cassandra.cli.KeyFile;
 
 /**
  * The real namespace used by the tests: every path installed by dpkg on the Debian bookworm build machine
@@ -17,10 +16,10 @@ import io.locus.cassandra.cli.KeyFile;
 public final class TestNamespace {
     /** Classpath resource holding the gzip-compressed list. */
     public static final String RESOURCE = "/namespace/debian-dpkg-paths.txt.gz";
+
     private static List<String> paths;
 
-    private TestNamespace() {
-    }
+    private TestNamespace() {}
 
     /** All paths, sorted by byte value; cached. */
     public static synchronized List<String> paths() {

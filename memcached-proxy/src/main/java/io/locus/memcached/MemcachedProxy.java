@@ -18,71 +18,81 @@ import picocli.CommandLine.Option;
  * <p>Exit codes: 0 after a clean stop (SIGTERM/SIGINT), 2 for a configuration error (the message names the key),
  * 1 if the proxy cannot start (e.g. a port is taken).
  */
-@Command(name = "locus-memcached-proxy", mixinStandardHelpOptions = true, version = "locus-memcached-proxy 0.1.0",
-    description = "A tenant- and deadline-aware memcached proxy in front of unmodified memcached servers.")
+@Command(
+        name = "locus-memcached-proxy",
+        mixinStandardHelpOptions = true,
+        version = "locus-memcached-proxy 0.1.0",
+        description = "A tenant- and deadline-aware memcached proxy in front of unmodified memcached servers.")
 public final class MemcachedProxy implements Callable<Integer> {
-  @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "YAML configuration file")
-  Path config;
+    @Option(
+            names = {"-c", "--config"},
+            required = true,
+            paramLabel = "FILE",
+            description = "YAML configuration file")
+    Path config;
 
-  @Option(names = "--check", description = "validate the configuration and exit")
-  boolean checkOnly;
+    @Option(names = "--check", description = "validate the configuration and exit")
+    boolean checkOnly;
 
-  @Override
-  public Integer call() throws InterruptedException {
-    ProxyConfig cfg;
-    try {
-      cfg = ConfigLoader.load(config);
-    } catch (ConfigException e) {
-      System.err.println("locus-memcached-proxy: " + config + ": " + e.getMessage());
-      return 2;
+    @Override
+    public Integer call() throws InterruptedException {
+        ProxyConfig cfg;
+        try {
+            cfg = ConfigLoader.load(config);
+        } catch (ConfigException e) {
+            System.err.println("locus-memcached-proxy: " + config + ": " + e.getMessage());
+            return 2;
+        }
+        if (checkOnly) {
+            System.out.println("configuration OK: " + cfg.listeners().size() + " listeners, "
+                    + cfg.servers().size() + " backends");
+            return 0;
+        }
+        ProxyServer server = new ProxyServer(cfg);
+        try {
+            server.start();
+        } catch (ConfigException e) {
+            System.err.println("locus-memcached-proxy: " + e.getMessage());
+            return 2;
+        } catch (IllegalStateException e) {
+            System.err.println("locus-memcached-proxy: " + e.getMessage());
+            return 1;
+        }
+        TenantReloader reloader = new TenantReloader(config, server, cfg.longValue("reload.interval"));
+        reloader.onSighup();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            reloader.close();
+                            server.close();
+                            stopped.countDown();
+                        },
+                        "locus-stop"));
+        stopped.await();
+        return 0;
     }
-    if (checkOnly) {
-      System.out.println("configuration OK: " + cfg.listeners().size() + " listeners, " + cfg.servers().size()
-          + " backends");
-      return 0;
-    }
-    ProxyServer server = new ProxyServer(cfg);
-    try {
-      server.start();
-    } catch (ConfigException e) {
-      System.err.println("locus-memcached-proxy: " + e.getMessage());
-      return 2;
-    } catch (IllegalStateException e) {
-      System.err.println("locus-memcached-proxy: " + e.getMessage());
-      return 1;
-    }
-    TenantReloader reloader = new TenantReloader(config, server, cfg.longValue("reload.interval"));
-    reloader.onSighup();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      reloader.close();
-      server.close();
-      stopped.countDown();
-    }, "locus-stop"));
-    stopped.await();
-    return 0;
-  }
 
-  /**
-   * Netty's buffer leak detection is off in the runnable proxy unless {@code -Dio.netty.leakDetection.level} is given.
-   * Why: at Netty's default level (SIMPLE) every 128th buffer allocation records its creation with a stack trace; the
-   * proxy allocates a few buffers per request, so about 2 % of requests paid that, and it was the proxy's whole p99
-   * excess over twemproxy: added p99 over direct memcached 129-169 µs with it, 103 µs without (twemproxy 79-106 µs;
-   * {@code ./locus bench proxy-latency}, 22 Nov 2026). The tests run the proxy in their JVM with detection on (the
-   * fuzz test at PARANOID), so leaks are still caught where they are looked for.
-   */
-  static void defaultLeakDetectionOff() {
-    if (System.getProperty("io.netty.leakDetection.level") == null
-        && System.getProperty("io.netty.leakDetectionLevel") == null) {
-      io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+    /**
+     * Netty's buffer leak detection is off in the runnable proxy unless {@code -Dio.netty.leakDetection.level} is given.
+     * Why: at Netty's default level (SIMPLE) every 128th buffer allocation records its creation with a stack trace; the
+     * proxy allocates a few buffers per request, so about 2 % of requests paid that, and it was the proxy's whole p99
+     * excess over twemproxy: added p99 over direct memcached 129-169 µs with it, 103 µs without (twemproxy 79-106 µs;
+     * {@code ./locus bench proxy-latency}, 22 Nov 2026). The tests run the proxy in their JVM with detection on (the
+     * fuzz test at PARANOID), so leaks are still caught where they are looked for.
+     */
+    static void defaultLeakDetectionOff() {
+        if (System.getProperty("io.netty.leakDetection.level") == null
+                && System.getProperty("io.netty.leakDetectionLevel") == null) {
+            io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+        }
     }
-  }
 
-  public static void main(String[] args) {
-    defaultLeakDetectionOff();
-    int code = new CommandLine(new MemcachedProxy()).execute(args);
-    if (code != 0) {
-      System.exit(code);
+    public static void main(String[] args) {
+        defaultLeakDetectionOff();
+        int code = new CommandLine(new MemcachedProxy()).execute(args);
+        if (code != 0) {
+            System.exit(code);
+        }
     }
-  }
 }

@@ -1,5 +1,6 @@
 package io.locus.bench.cassandra;
 
+import io.locus.cassandra.DropPartitioner;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.cassandra.dht.ByteOrderedPartitioner;
 import org.apache.cassandra.dht.IPartitioner;
 import org.apache.cassandra.dht.Murmur3Partitioner;
@@ -26,8 +26,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-
-import io.locus.cassandra.DropPartitioner;
 
 /**
  * {@code IPartitioner.getToken} cost of DROP against Cassandra's Murmur3Partitioner and ByteOrderedPartitioner, on the
@@ -49,10 +47,25 @@ import io.locus.cassandra.DropPartitioner;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-        "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-        "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-opens", "java.base/java.util=ALL-UNNAMED", "--add-opens", "java.base/java.io=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "-Xmx1g",
+            "--add-exports",
+            "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--add-exports",
+            "java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.lang=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.nio=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.util=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.io=ALL-UNNAMED"
+        })
 public class TokenBenchmark {
     /** The partitioners compared. */
     public enum Impl {
@@ -69,7 +82,10 @@ public class TokenBenchmark {
 
     /** The key sets. */
     public enum Keys {
-        SHORT, TYPICAL, DEEP, NON_PATH
+        SHORT,
+        TYPICAL,
+        DEEP,
+        NON_PATH
     }
 
     private static final int SIZE = 4096;
@@ -115,7 +131,10 @@ public class TokenBenchmark {
         Random r = new Random(1);
         List<String> out = new ArrayList<>();
         for (int i = 0; i < SIZE; i++) {
-            out.add(r.nextBoolean() ? "/" + name(r, 2 + r.nextInt(5)) : "/" + name(r, 3) + "/" + name(r, 2 + r.nextInt(6)));
+            out.add(
+                    r.nextBoolean()
+                            ? "/" + name(r, 2 + r.nextInt(5))
+                            : "/" + name(r, 3) + "/" + name(r, 2 + r.nextInt(6)));
         }
         return out;
     }

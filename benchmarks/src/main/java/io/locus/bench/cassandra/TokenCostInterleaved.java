@@ -1,13 +1,11 @@
 package io.locus.bench.cassandra;
 
+import io.locus.cassandra.DropPartitioner;
 import java.nio.ByteBuffer;
 import java.util.List;
-
 import org.apache.cassandra.dht.ByteOrderedPartitioner;
 import org.apache.cassandra.dht.Murmur3Partitioner;
 import org.apache.cassandra.dht.Token;
-
-import io.locus.cassandra.DropPartitioner;
 
 /**
  * {@code getToken} cost of the {@link TokenBenchmark} partitioners on its key sets, for a machine too loaded for JMH's
@@ -20,8 +18,7 @@ import io.locus.cassandra.DropPartitioner;
  * io.locus.bench.cassandra.TokenCostInterleaved [rounds]} (default 60 measured rounds of 50 × 4,096 keys each).
  */
 public final class TokenCostInterleaved {
-    private TokenCostInterleaved() {
-    }
+    private TokenCostInterleaved() {}
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
@@ -36,7 +33,7 @@ public final class TokenCostInterleaved {
             List<ByteBuffer> buffers = List.of(TokenBenchmark.buffers(keys));
             double[] best = new double[impls.length];
             java.util.Arrays.fill(best, Double.MAX_VALUE);
-            for (int round = -rounds / 3; round < rounds; round++) {      // the first third warms up the JIT
+            for (int round = -rounds / 3; round < rounds; round++) { // the first third warms up the JIT
                 for (int p = 0; p < impls.length; p++) {
                     long start = System.nanoTime();
                     switch (impls[p]) {

@@ -38,7 +38,9 @@ import picocli.CommandLine.Option;
  * machine drifts over minutes. A backend's load is what memcached itself counts ({@code cmd_get + cmd_set +
  * cmd_touch} from its {@code stats}), sampled every 500 ms; imbalance is max/mean of those loads.
  */
-@Command(name = "proxy-balance", mixinStandardHelpOptions = true,
+@Command(
+        name = "proxy-balance",
+        mixinStandardHelpOptions = true,
         description = "Backend imbalance, throughput and p99: balancer off, Phase 1, Phases 1+3, twemproxy.")
 public final class BalanceBench implements Callable<Integer> {
     private static final String JAR_NAME = "locus-memcached-proxy-<version>.jar";
@@ -56,25 +58,36 @@ public final class BalanceBench implements Callable<Integer> {
     @Option(names = "--warmup", description = "warm-up seconds per row, unmeasured (default 6, quick 3)")
     Integer warmup;
 
-    @Option(names = "--capacity", description = "emulated capacity of each backend, ops/s: SlowShim's exponential "
-            + "service time has mean 1/capacity, and lb.capacity is set to it (default ${DEFAULT-VALUE})",
+    @Option(
+            names = "--capacity",
+            description = "emulated capacity of each backend, ops/s: SlowShim's exponential "
+                    + "service time has mean 1/capacity, and lb.capacity is set to it (default ${DEFAULT-VALUE})",
             defaultValue = "500")
     double capacity;
 
-    @Option(names = "--rate", description = "offered ops/s over all connections, Poisson (default 0.8 x backends x "
-            + "capacity: Zipf's hot backend, with 28 %% of the requests, then runs at about 0.9 of its capacity)")
+    @Option(
+            names = "--rate",
+            description =
+                    "offered ops/s over all connections, Poisson (default 0.8 x backends x "
+                            + "capacity: Zipf's hot backend, with 28 %% of the requests, then runs at about 0.9 of its capacity)")
     Double rate;
 
-    @Option(names = "--rounds", description = "rounds of the Zipf workload; each round runs every row once, in "
-            + "order, so slow drifts of a shared machine hit every row alike (default 3, quick 2)")
+    @Option(
+            names = "--rounds",
+            description = "rounds of the Zipf workload; each round runs every row once, in "
+                    + "order, so slow drifts of a shared machine hit every row alike (default 3, quick 2)")
     Integer rounds;
 
-    @Option(names = "--trace-rounds", description = "rounds of each trace workload (default ${DEFAULT-VALUE})",
+    @Option(
+            names = "--trace-rounds",
+            description = "rounds of each trace workload (default ${DEFAULT-VALUE})",
             defaultValue = "1")
     int traceRounds;
 
-    @Option(names = "--spin", description = "run two 'nice -n 19' busy loops while measuring: an idle vCPU of this "
-            + "Firecracker VM halts and takes 1-2 ms to wake, which low-load latency would otherwise measure")
+    @Option(
+            names = "--spin",
+            description = "run two 'nice -n 19' busy loops while measuring: an idle vCPU of this "
+                    + "Firecracker VM halts and takes 1-2 ms to wake, which low-load latency would otherwise measure")
     boolean spin;
 
     /*
@@ -83,12 +96,17 @@ public final class BalanceBench implements Callable<Integer> {
      * of its connection, whichever backend they went to; that client-side queueing filled p99 for every row alike
      * and hid the balancer's effect (p99/off 0.88-1.32 in three rounds, 0.57-0.69 at 256, 22 Nov 2026).
      */
-    @Option(names = "--connections", description = "client connections, one request in flight each "
-            + "(default ${DEFAULT-VALUE}: few enough requests per connection that a slow reply rarely delays the "
-            + "next one)", defaultValue = "256")
+    @Option(
+            names = "--connections",
+            description = "client connections, one request in flight each "
+                    + "(default ${DEFAULT-VALUE}: few enough requests per connection that a slow reply rarely delays the "
+                    + "next one)",
+            defaultValue = "256")
     int connections;
 
-    @Option(names = "--get-fraction", description = "fraction of gets (default ${DEFAULT-VALUE})",
+    @Option(
+            names = "--get-fraction",
+            description = "fraction of gets (default ${DEFAULT-VALUE})",
             defaultValue = "0.95")
     double getFraction;
 
@@ -98,22 +116,31 @@ public final class BalanceBench implements Callable<Integer> {
     @Option(names = "--backends", description = "memcached servers (default ${DEFAULT-VALUE})", defaultValue = "4")
     int backends;
 
-    @Option(names = "--traces", split = ",", description = "key traces to replay besides Zipf (default: every "
-            + "*.trace.xz of shared/traces/kv; none with --quick; --traces none: Zipf only)")
+    @Option(
+            names = "--traces",
+            split = ",",
+            description = "key traces to replay besides Zipf (default: every "
+                    + "*.trace.xz of shared/traces/kv; none with --quick; --traces none: Zipf only)")
     List<Path> traces;
 
-    @Option(names = "--trace-limit", description = "accesses read per trace (default ${DEFAULT-VALUE})",
+    @Option(
+            names = "--trace-limit",
+            description = "accesses read per trace (default ${DEFAULT-VALUE})",
             defaultValue = "2000000")
     int traceLimit;
 
     @Option(names = "--rows", split = ",", description = "rows: off,p1,p1p3,twemproxy (default all; quick off,p1)")
     List<String> rows;
 
-    @Option(names = "--lb", description = "extra balancer keys for the Locus rows, e.g. --lb hot_home_load=0 "
-            + "(default epoch=500ms; with --quick: epoch=250ms)")
+    @Option(
+            names = "--lb",
+            description = "extra balancer keys for the Locus rows, e.g. --lb hot_home_load=0 "
+                    + "(default epoch=500ms; with --quick: epoch=250ms)")
     Map<String, String> lbExtra;
 
-    @Option(names = "--seed", description = "seed of every random choice (default ${DEFAULT-VALUE})",
+    @Option(
+            names = "--seed",
+            description = "seed of every random choice (default ${DEFAULT-VALUE})",
             defaultValue = "20261122")
     long seed;
 
@@ -140,9 +167,20 @@ public final class BalanceBench implements Callable<Integer> {
      *     window (the nice-19 busy loops of {@code --spin} are not counted; other people's jobs are), NaN if unknown
      * @param loadAverage the 1-minute load average at the row's end
      */
-    record Row(String workload, int round, String row, String description, double offered,
-            LoadGenerator.Result result, double imbalance, long[] backendLoads, List<double[]> series,
-            String unavailable, Map<String, String> lb, double cpuBusy, String loadAverage) {
+    record Row(
+            String workload,
+            int round,
+            String row,
+            String description,
+            double offered,
+            LoadGenerator.Result result,
+            double imbalance,
+            long[] backendLoads,
+            List<double[]> series,
+            String unavailable,
+            Map<String, String> lb,
+            double cpuBusy,
+            String loadAverage) {
         boolean ran() {
             return result != null;
         }
@@ -166,36 +204,43 @@ public final class BalanceBench implements Callable<Integer> {
         int measure = seconds != null ? seconds : quick ? 4 : 15;
         int warm = warmup != null ? warmup : quick ? 3 : 6;
         int zipfRounds = rounds != null ? rounds : quick ? 2 : 3;
-        List<String> wanted = rows != null ? rows : quick ? List.of("off", "p1") : List.of("off", "p1", "p1p3",
-                "twemproxy");
+        List<String> wanted =
+                rows != null ? rows : quick ? List.of("off", "p1") : List.of("off", "p1", "p1p3", "twemproxy");
         for (String r : wanted) {
             if (!List.of("off", "p1", "p1p3", "twemproxy").contains(r)) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--rows: \"" + r
-                        + "\" (expected: off, p1, p1p3 or twemproxy)");
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this), "--rows: \"" + r + "\" (expected: off, p1, p1p3 or twemproxy)");
             }
         }
         if (!(capacity >= 10 && capacity <= 1_000_000)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--capacity: " + capacity
-                    + " (expected: 10..1000000 ops/s per backend)");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--capacity: " + capacity + " (expected: 10..1000000 ops/s per backend)");
         }
         if (zipfRounds < 1 || traceRounds < 1) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds " + zipfRounds
-                    + ", --trace-rounds " + traceRounds + " (expected: >= 1)");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--rounds " + zipfRounds + ", --trace-rounds " + traceRounds + " (expected: >= 1)");
         }
         if (!Files.isRegularFile(jar)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--proxy-jar: " + jar.toAbsolutePath()
-                    + " does not exist (expected: the shaded jar; build with mvn -pl memcached-proxy package)");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--proxy-jar: " + jar.toAbsolutePath()
+                            + " does not exist (expected: the shaded jar; build with mvn -pl memcached-proxy package)");
         }
         double offered = rate != null ? rate : 0.8 * backends * capacity;
-        List<Path> traceFiles = traces == null ? null : traces.stream()
-                .filter(t -> !t.toString().isEmpty() && !t.toString().equals("none")).toList();
+        List<Path> traceFiles = traces == null
+                ? null
+                : traces.stream()
+                        .filter(t -> !t.toString().isEmpty() && !t.toString().equals("none"))
+                        .toList();
         if (traceFiles == null) {
             traceFiles = new ArrayList<>();
             Path dir = Path.of("..", "shared", "traces", "kv");
             for (Path candidate : List.of(Path.of("/work/shared/traces/kv"), dir)) {
                 if (!quick && Files.isDirectory(candidate)) {
                     try (var files = Files.list(candidate)) {
-                        files.filter(f -> f.getFileName().toString().endsWith(".trace.xz")).sorted()
+                        files.filter(f -> f.getFileName().toString().endsWith(".trace.xz"))
+                                .sorted()
                                 .forEach(traceFiles::add);
                     }
                     break;
@@ -206,14 +251,31 @@ public final class BalanceBench implements Callable<Integer> {
         Files.createDirectories(dir);
         Path hosts = dir.resolve("hosts");
         double meanServiceNanos = 1e9 / capacity;
-        LoadGenerator.Settings settings = new LoadGenerator.Settings(connections, offered, getFraction, seed,
-                warm * 1_000_000_000L, measure * 1_000_000_000L, Emulation.CAPACITY);
-        stdout.println(String.format(Locale.ROOT, "# proxy-balance: %d memcached backends behind SlowShim (one server "
-                + "per backend, exponential service, mean %.3f ms = %.0f ops/s per backend); %.0f ops/s offered "
-                + "(Poisson, %d connections, %.0f%% gets) = %.2f of the pool's capacity; %d s warm-up + %d s measured "
-                + "per row; Zipf %d round(s), traces %d", backends, meanServiceNanos / 1e6, capacity, offered,
-                connections, 100 * getFraction, offered / (backends * capacity), warm, measure, zipfRounds,
-                traceRounds)
+        LoadGenerator.Settings settings = new LoadGenerator.Settings(
+                connections,
+                offered,
+                getFraction,
+                seed,
+                warm * 1_000_000_000L,
+                measure * 1_000_000_000L,
+                Emulation.CAPACITY);
+        stdout.println(String.format(
+                        Locale.ROOT,
+                        "# proxy-balance: %d memcached backends behind SlowShim (one server "
+                                + "per backend, exponential service, mean %.3f ms = %.0f ops/s per backend); %.0f ops/s offered "
+                                + "(Poisson, %d connections, %.0f%% gets) = %.2f of the pool's capacity; %d s warm-up + %d s measured "
+                                + "per row; Zipf %d round(s), traces %d",
+                        backends,
+                        meanServiceNanos / 1e6,
+                        capacity,
+                        offered,
+                        connections,
+                        100 * getFraction,
+                        offered / (backends * capacity),
+                        warm,
+                        measure,
+                        zipfRounds,
+                        traceRounds)
                 + (quick ? "; --quick: lb.epoch 250ms" : "")
                 + (lbExtra == null ? "" : "; lb " + lbExtra)
                 + (spin ? "; --spin: two nice-19 busy loops run during every row" : ""));
@@ -238,40 +300,73 @@ public final class BalanceBench implements Callable<Integer> {
                 int workloadRounds = w == 0 ? zipfRounds : traceRounds;
                 long distinct = workload.distinctKeys();
                 int megabytes = (int) Math.min(4096, Math.max(64, distinct * 1200 / (1 << 20)));
-                try (MemcachedServers servers = MemcachedServers.start(backends,
-                        MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
-                    progress.printf(Locale.ROOT, "[%s] preloading %d keys into each of %d memcached servers ...%n",
-                            name, distinct, backends);
+                try (MemcachedServers servers = MemcachedServers.start(
+                        backends, MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
+                    progress.printf(
+                            Locale.ROOT,
+                            "[%s] preloading %d keys into each of %d memcached servers ...%n",
+                            name,
+                            distinct,
+                            backends);
                     Preloader.preload(workload, servers.addresses());
                     List<SlowShim> shims = new ArrayList<>();
                     try {
                         List<InetSocketAddress> addresses = new ArrayList<>();
                         for (int i = 0; i < backends; i++) {
-                            SlowShim shim = SlowShim.start("memcached-" + i, servers.get(i).address(),
-                                    Emulation.CAPACITY, meanServiceNanos, seed * 31 + i);
+                            SlowShim shim = SlowShim.start(
+                                    "memcached-" + i,
+                                    servers.get(i).address(),
+                                    Emulation.CAPACITY,
+                                    meanServiceNanos,
+                                    seed * 31 + i);
                             shims.add(shim);
                             addresses.add(shim.address());
                         }
                         for (int round = 1; round <= workloadRounds; round++) {
                             // Every row of a round replays the same arrivals and keys (a paired comparison); each
                             // round draws new ones, so the rounds are independent samples.
-                            LoadGenerator.Settings roundSettings = new LoadGenerator.Settings(connections, offered,
-                                    getFraction, seed + 7919L * (round - 1), settings.warmupNanos(),
-                                    settings.measureNanos(), settings.emulation());
+                            LoadGenerator.Settings roundSettings = new LoadGenerator.Settings(
+                                    connections,
+                                    offered,
+                                    getFraction,
+                                    seed + 7919L * (round - 1),
+                                    settings.warmupNanos(),
+                                    settings.measureNanos(),
+                                    settings.emulation());
                             for (String row : wanted) {
                                 String tag = "[" + name + " r" + round + " " + row + "]";
                                 try {
-                                    Row r = runRow(name, round, row, tag, workload, roundSettings, servers,
-                                            addresses, hosts);
+                                    Row r = runRow(
+                                            name, round, row, tag, workload, roundSettings, servers, addresses, hosts);
                                     results.add(r);
-                                    progress.printf(Locale.ROOT, "%s %s%n", tag, r.ran() ? String.format(Locale.ROOT,
-                                            "done: %.0f of %.0f ops/s, max/mean %.3f, p99 %.1f ms",
-                                            r.result().throughput(), offered, r.imbalance(), r.p99())
-                                            : "not available: " + r.unavailable());
+                                    progress.printf(
+                                            Locale.ROOT,
+                                            "%s %s%n",
+                                            tag,
+                                            r.ran()
+                                                    ? String.format(
+                                                            Locale.ROOT,
+                                                            "done: %.0f of %.0f ops/s, max/mean %.3f, p99 %.1f ms",
+                                                            r.result().throughput(),
+                                                            offered,
+                                                            r.imbalance(),
+                                                            r.p99())
+                                                    : "not available: " + r.unavailable());
                                 } catch (RuntimeException e) {
                                     failures++;
-                                    results.add(new Row(name, round, row, row, offered, null, Double.NaN, null,
-                                            List.of(), "FAILED: " + e.getMessage(), Map.of(), Double.NaN,
+                                    results.add(new Row(
+                                            name,
+                                            round,
+                                            row,
+                                            row,
+                                            offered,
+                                            null,
+                                            Double.NaN,
+                                            null,
+                                            List.of(),
+                                            "FAILED: " + e.getMessage(),
+                                            Map.of(),
+                                            Double.NaN,
                                             loadAverage()));
                                     progress.printf("%s FAILED: %s%n", tag, e);
                                 }
@@ -289,18 +384,26 @@ public final class BalanceBench implements Callable<Integer> {
         stdout.println();
         stdout.print(table);
         stdout.println();
-        stdout.println("# offered/carried = ops/s offered (Poisson) and completed in the measured window; hot rho = the "
-                + "busiest backend's measured rate / its capacity; max/mean = the busiest backend's load over the mean "
-                + "backend load (memcached's own cmd_get+cmd_set+cmd_touch, so the proxy's replica copies count); "
-                + "p99 from the intended start (open loop); p99/off = ratio to the balancer-off row of the same round "
-                + "and workload; hit = gets that found the preloaded value (a miss costs the backend a second request, "
-                + "the cache-aside set); err = requests answered with an error or not at all; cpu = machine CPU busy outside idle/iowait/nice in the measured window (all "
-                + "processes); load = 1-min load average at the row's end");
+        stdout.println(
+                "# offered/carried = ops/s offered (Poisson) and completed in the measured window; hot rho = the "
+                        + "busiest backend's measured rate / its capacity; max/mean = the busiest backend's load over the mean "
+                        + "backend load (memcached's own cmd_get+cmd_set+cmd_touch, so the proxy's replica copies count); "
+                        + "p99 from the intended start (open loop); p99/off = ratio to the balancer-off row of the same round "
+                        + "and workload; hit = gets that found the preloaded value (a miss costs the backend a second request, "
+                        + "the cache-aside set); err = requests answered with an error or not at all; cpu = machine CPU busy outside idle/iowait/nice in the measured window (all "
+                        + "processes); load = 1-min load average at the row's end");
         for (Row r : results) {
             if (r.ran() && r.result().throughput() < 0.9 * offered) {
-                stdout.println(String.format(Locale.ROOT, "# WARNING: %s r%d %s completed %.0f of %.0f offered ops/s "
-                        + "in the measured window: this machine could not generate or carry the load, so its p99 is "
-                        + "not comparable", r.workload(), r.round(), r.row(), r.result().throughput(), offered));
+                stdout.println(String.format(
+                        Locale.ROOT,
+                        "# WARNING: %s r%d %s completed %.0f of %.0f offered ops/s "
+                                + "in the measured window: this machine could not generate or carry the load, so its p99 is "
+                                + "not comparable",
+                        r.workload(),
+                        r.round(),
+                        r.row(),
+                        r.result().throughput(),
+                        offered));
             }
         }
         stdout.println("# load average after: " + loadAverage());
@@ -313,17 +416,34 @@ public final class BalanceBench implements Callable<Integer> {
         return failures == 0 ? 0 : 1;
     }
 
-    private Row runRow(String workload, int round, String row, String tag, KeySource keys,
+    private Row runRow(
+            String workload,
+            int round,
+            String row,
+            String tag,
+            KeySource keys,
             LoadGenerator.Settings settings,
-            MemcachedServers servers, List<InetSocketAddress> addresses, Path hosts) throws InterruptedException {
+            MemcachedServers servers,
+            List<InetSocketAddress> addresses,
+            Path hosts)
+            throws InterruptedException {
         if (row.equals("twemproxy")) {
             Nutcracker.Builder builder = Nutcracker.builder(hosts);
             for (int i = 0; i < addresses.size(); i++) {
                 builder.server(addresses.get(i), 1, "memcached-" + i);
             }
             try (Nutcracker nutcracker = builder.start()) {
-                return measure(workload, round, row, "twemproxy " + nutcracker.version(), tag, keys, settings,
-                        servers, nutcracker.address(), null);
+                return measure(
+                        workload,
+                        round,
+                        row,
+                        "twemproxy " + nutcracker.version(),
+                        tag,
+                        keys,
+                        settings,
+                        servers,
+                        nutcracker.address(),
+                        null);
             }
         }
         int port = Ports.freeLoopbackPort();
@@ -331,14 +451,22 @@ public final class BalanceBench implements Callable<Integer> {
         y.append("pool:\n  servers:\n");
         for (int i = 0; i < addresses.size(); i++) {
             InetSocketAddress b = addresses.get(i);
-            y.append("    - \"").append(b.getHostString()).append(':').append(b.getPort()).append(":1 memcached-")
-                    .append(i).append("\"\n");
+            y.append("    - \"")
+                    .append(b.getHostString())
+                    .append(':')
+                    .append(b.getPort())
+                    .append(":1 memcached-")
+                    .append(i)
+                    .append("\"\n");
         }
         // One I/O thread and one connection per backend: every connection costs the shim three threads.
         // mode pass_through: like twemproxy, no cache and no deadline scheduler in the path; only the balancer differs.
-        y.append("mode: pass_through\nlocal.mode: \"off\"\nbackend.timeout: 10s\nio_threads: 1\nbackend:\n  conns: 1\n");
-        y.append("lb:\n  capacity: ").append(Math.round(capacity))
-                .append("\n  enabled: true\n  phases: ").append(row.equals("off") ? "none" : row.equals("p1p3") ? "p1,p3" : "p1")
+        y.append(
+                "mode: pass_through\nlocal.mode: \"off\"\nbackend.timeout: 10s\nio_threads: 1\nbackend:\n  conns: 1\n");
+        y.append("lb:\n  capacity: ")
+                .append(Math.round(capacity))
+                .append("\n  enabled: true\n  phases: ")
+                .append(row.equals("off") ? "none" : row.equals("p1p3") ? "p1,p3" : "p1")
                 .append('\n');
         Map<String, String> extra = new LinkedHashMap<>(Map.of("epoch", "500ms"));
         if (quick) {
@@ -349,14 +477,35 @@ public final class BalanceBench implements Callable<Integer> {
         }
         extra.forEach((k, v) -> y.append("  ").append(k).append(": ").append(v).append('\n'));
         try (LocusProxy proxy = LocusProxy.start("balance-" + row, jar, y.toString(), port, hosts, List.of())) {
-            return measure(workload, round, row, row.equals("off") ? "Locus, balancer observing only (lb.phases none)"
-                    : row.equals("p1p3") ? "Locus, Phases 1+3 (hot-key replication, bucket migration)"
-                    : "Locus, Phase 1 hot-key replication", tag, keys, settings, servers, proxy.address(), proxy);
+            return measure(
+                    workload,
+                    round,
+                    row,
+                    row.equals("off")
+                            ? "Locus, balancer observing only (lb.phases none)"
+                            : row.equals("p1p3")
+                                    ? "Locus, Phases 1+3 (hot-key replication, bucket migration)"
+                                    : "Locus, Phase 1 hot-key replication",
+                    tag,
+                    keys,
+                    settings,
+                    servers,
+                    proxy.address(),
+                    proxy);
         }
     }
 
-    private Row measure(String workload, int round, String row, String description, String tag, KeySource keys,
-            LoadGenerator.Settings settings, MemcachedServers servers, InetSocketAddress target, LocusProxy proxy)
+    private Row measure(
+            String workload,
+            int round,
+            String row,
+            String description,
+            String tag,
+            KeySource keys,
+            LoadGenerator.Settings settings,
+            MemcachedServers servers,
+            InetSocketAddress target,
+            LocusProxy proxy)
             throws InterruptedException {
         List<double[]> series = new CopyOnWriteArrayList<>();
         long[][] window = new long[2][];
@@ -364,48 +513,58 @@ public final class BalanceBench implements Callable<Integer> {
         long t0 = System.nanoTime();
         long measureFrom = t0 + 50_000_000L + settings.warmupNanos();
         long measureTo = measureFrom + settings.measureNanos();
-        Thread sampler = new Thread(() -> {
-            long[] last = loads(servers);
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(SAMPLE_MILLIS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                long[] now = loads(servers);
-                long nanos = System.nanoTime();
-                long[] delta = new long[now.length];
-                for (int i = 0; i < now.length; i++) {
-                    delta[i] = now[i] - last[i];
-                }
-                last = now;
-                if (java.util.Arrays.stream(delta).sum() >= 50) { // after the load ends, max/mean of a few is noise
-                    series.add(new double[] {(nanos - t0) / 1e9, maxOverMean(delta)});
-                }
-                if (window[0] == null && nanos >= measureFrom) {
-                    window[0] = now;
-                    cpu[0] = cpuTicks();
-                }
-                if (window[1] == null && nanos >= measureTo) {
-                    window[1] = now;
-                    cpu[1] = cpuTicks();
-                }
-            }
-        }, "balance-sampler");
+        Thread sampler = new Thread(
+                () -> {
+                    long[] last = loads(servers);
+                    while (!Thread.currentThread().isInterrupted()) {
+                        try {
+                            Thread.sleep(SAMPLE_MILLIS);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        long[] now = loads(servers);
+                        long nanos = System.nanoTime();
+                        long[] delta = new long[now.length];
+                        for (int i = 0; i < now.length; i++) {
+                            delta[i] = now[i] - last[i];
+                        }
+                        last = now;
+                        if (java.util.Arrays.stream(delta).sum()
+                                >= 50) { // after the load ends, max/mean of a few is noise
+                            series.add(new double[] {(nanos - t0) / 1e9, maxOverMean(delta)});
+                        }
+                        if (window[0] == null && nanos >= measureFrom) {
+                            window[0] = now;
+                            cpu[0] = cpuTicks();
+                        }
+                        if (window[1] == null && nanos >= measureTo) {
+                            window[1] = now;
+                            cpu[1] = cpuTicks();
+                        }
+                    }
+                },
+                "balance-sampler");
         sampler.setDaemon(true);
-        Thread ticker = new Thread(() -> {
-            long total = settings.warmupNanos() + settings.measureNanos();
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(2000);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                double[] lastPoint = series.isEmpty() ? null : series.get(series.size() - 1);
-                progress.printf(Locale.ROOT, "%s %4.0f/%.0f s  max/mean now %s%n", tag, (System.nanoTime() - t0) / 1e9,
-                        total / 1e9, lastPoint == null ? "-" : String.format(Locale.ROOT, "%.2f", lastPoint[1]));
-            }
-        }, "balance-progress");
+        Thread ticker = new Thread(
+                () -> {
+                    long total = settings.warmupNanos() + settings.measureNanos();
+                    while (!Thread.currentThread().isInterrupted()) {
+                        try {
+                            Thread.sleep(2000);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        double[] lastPoint = series.isEmpty() ? null : series.get(series.size() - 1);
+                        progress.printf(
+                                Locale.ROOT,
+                                "%s %4.0f/%.0f s  max/mean now %s%n",
+                                tag,
+                                (System.nanoTime() - t0) / 1e9,
+                                total / 1e9,
+                                lastPoint == null ? "-" : String.format(Locale.ROOT, "%.2f", lastPoint[1]));
+                    }
+                },
+                "balance-progress");
         ticker.setDaemon(true);
         sampler.start();
         ticker.start();
@@ -428,14 +587,34 @@ public final class BalanceBench implements Callable<Integer> {
         Map<String, String> lb = new LinkedHashMap<>();
         if (proxy != null) {
             proxy.stats().forEach((k, v) -> {
-                if (List.of("lb:replicated_keys", "lb:shadow_reads", "lb:shadow_fallbacks", "lb:versioned_writes",
-                        "lb:p1_triggers", "lb:p3_triggers", "lb:buckets_moved", "lb:migrated_keys").contains(k)) {
+                if (List.of(
+                                "lb:replicated_keys",
+                                "lb:shadow_reads",
+                                "lb:shadow_fallbacks",
+                                "lb:versioned_writes",
+                                "lb:p1_triggers",
+                                "lb:p3_triggers",
+                                "lb:buckets_moved",
+                                "lb:migrated_keys")
+                        .contains(k)) {
                     lb.put(k, v);
                 }
             });
         }
-        return new Row(workload, round, row, description, settings.ratePerSecond(), result, maxOverMean(loads), loads,
-                List.copyOf(series), null, lb, busyFraction(cpu[0], cpu[1]), loadAverage().split(" ")[0]);
+        return new Row(
+                workload,
+                round,
+                row,
+                description,
+                settings.ratePerSecond(),
+                result,
+                maxOverMean(loads),
+                loads,
+                List.copyOf(series),
+                null,
+                lb,
+                busyFraction(cpu[0], cpu[1]),
+                loadAverage().split(" ")[0]);
     }
 
     /** The machine's {busy, total} CPU ticks from /proc/stat; busy leaves out idle, iowait and nice; null if unknown. */
@@ -466,7 +645,8 @@ public final class BalanceBench implements Callable<Integer> {
         for (int i = 0; i < n.length; i++) {
             MemcachedServer s = servers.get(i);
             Map<String, String> st = s.stats();
-            n[i] = Long.parseLong(st.get("cmd_get")) + Long.parseLong(st.get("cmd_set"))
+            n[i] = Long.parseLong(st.get("cmd_get"))
+                    + Long.parseLong(st.get("cmd_set"))
                     + Long.parseLong(st.getOrDefault("cmd_touch", "0"));
         }
         return n;
@@ -483,9 +663,23 @@ public final class BalanceBench implements Callable<Integer> {
     }
 
     static String table(List<Row> rows, double capacity) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                "%-16s %2s %-9s %7s %7s %6s %8s %6s %8s %7s %6s %5s %4s %5s  %s%n", "workload", "r", "row", "offered",
-                "carried", "hot rho", "max/mean", "p50 ms", "p99 ms", "p99/off", "hit", "err", "cpu", "load",
+        StringBuilder sb = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%-16s %2s %-9s %7s %7s %6s %8s %6s %8s %7s %6s %5s %4s %5s  %s%n",
+                "workload",
+                "r",
+                "row",
+                "offered",
+                "carried",
+                "hot rho",
+                "max/mean",
+                "p50 ms",
+                "p99 ms",
+                "p99/off",
+                "hit",
+                "err",
+                "cpu",
+                "load",
                 "backend shares of requests (memcached cmd_*), lb counters"));
         Map<String, Double> offP99 = new LinkedHashMap<>();
         for (Row r : rows) {
@@ -495,18 +689,35 @@ public final class BalanceBench implements Callable<Integer> {
         }
         for (Row r : rows) {
             if (!r.ran()) {
-                sb.append(String.format(Locale.ROOT, "%-16s %2d %-9s %s%n", r.workload(), r.round(), r.row(), "n/a: "
-                        + r.unavailable()));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "%-16s %2d %-9s %s%n",
+                        r.workload(),
+                        r.round(),
+                        r.row(),
+                        "n/a: " + r.unavailable()));
                 continue;
             }
             Double off = offP99.get(r.workload() + "#" + r.round());
-            sb.append(String.format(Locale.ROOT,
+            sb.append(String.format(
+                    Locale.ROOT,
                     "%-16s %2d %-9s %7.0f %7.0f %6.2f %8.3f %6.2f %8.2f %7s %5.1f%% %5d %3.0f%% %5s  %s %s%n",
-                    r.workload(), r.round(), r.row(), r.offered(), r.result().throughput(),
-                    r.hotUtilization(capacity), r.imbalance(), r.result().total().latencyMillis(50), r.p99(),
+                    r.workload(),
+                    r.round(),
+                    r.row(),
+                    r.offered(),
+                    r.result().throughput(),
+                    r.hotUtilization(capacity),
+                    r.imbalance(),
+                    r.result().total().latencyMillis(50),
+                    r.p99(),
                     off == null ? "-" : String.format(Locale.ROOT, "%.2f", r.p99() / off),
-                    100 * r.result().total().hitRatio(), r.result().total().errors, 100 * r.cpuBusy(),
-                    r.loadAverage(), shares(r.backendLoads()), r.lb().isEmpty() ? "" : r.lb().toString()));
+                    100 * r.result().total().hitRatio(),
+                    r.result().total().errors,
+                    100 * r.cpuBusy(),
+                    r.loadAverage(),
+                    shares(r.backendLoads()),
+                    r.lb().isEmpty() ? "" : r.lb().toString()));
         }
         return sb.toString();
     }
@@ -519,8 +730,8 @@ public final class BalanceBench implements Callable<Integer> {
         }
         StringBuilder sb = new StringBuilder();
         for (long l : loads) {
-            sb.append(sb.length() == 0 ? "" : "/").append(sum == 0 ? "-"
-                    : String.format(Locale.ROOT, "%.1f", 100.0 * l / sum));
+            sb.append(sb.length() == 0 ? "" : "/")
+                    .append(sum == 0 ? "-" : String.format(Locale.ROOT, "%.1f", 100.0 * l / sum));
         }
         return sb.append('%').toString();
     }
@@ -545,9 +756,11 @@ public final class BalanceBench implements Callable<Integer> {
             if (!r.ran() || r.row().equals("off") || o == null) {
                 continue;
             }
-            ratios.computeIfAbsent(r.workload(), w -> new LinkedHashMap<>()).computeIfAbsent(r.row(),
-                    x -> new ArrayList<>()).add(new double[] {r.p99() / o.p99(),
-                            r.result().throughput() / o.result().throughput(), r.p99(), o.p99()});
+            ratios.computeIfAbsent(r.workload(), w -> new LinkedHashMap<>())
+                    .computeIfAbsent(r.row(), x -> new ArrayList<>())
+                    .add(new double[] {
+                        r.p99() / o.p99(), r.result().throughput() / o.result().throughput(), r.p99(), o.p99()
+                    });
         }
         if (ratios.isEmpty()) {
             return "";
@@ -555,11 +768,20 @@ public final class BalanceBench implements Callable<Integer> {
         Map<String, OpStats> pooled = new LinkedHashMap<>();
         for (Row r : rows) {
             if (r.ran()) {
-                pooled.computeIfAbsent(r.workload() + "#" + r.row(), k -> new OpStats()).add(r.result().total());
+                pooled.computeIfAbsent(r.workload() + "#" + r.row(), k -> new OpStats())
+                        .add(r.result().total());
             }
         }
-        sb.append(String.format(Locale.ROOT, "%n%-16s %-9s %-40s %7s %8s %-22s %7s%n", "workload", "row",
-                "p99/off per round (p99 ms/off ms)", "median", "pooled", "throughput/off", "median"));
+        sb.append(String.format(
+                Locale.ROOT,
+                "%n%-16s %-9s %-40s %7s %8s %-22s %7s%n",
+                "workload",
+                "row",
+                "p99/off per round (p99 ms/off ms)",
+                "median",
+                "pooled",
+                "throughput/off",
+                "median"));
         ratios.forEach((w, byRow) -> byRow.forEach((row, list) -> {
             StringBuilder p = new StringBuilder();
             StringBuilder t = new StringBuilder();
@@ -574,8 +796,16 @@ public final class BalanceBench implements Callable<Integer> {
             }
             OpStats mine = pooled.get(w + "#" + row);
             OpStats theirs = pooled.get(w + "#off");
-            sb.append(String.format(Locale.ROOT, "%-16s %-9s %-40s %7.2f %8.2f %-22s %7.3f%n", w, row, p, median(pr),
-                    mine.latencyMillis(99) / theirs.latencyMillis(99), t, median(tr)));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%-16s %-9s %-40s %7.2f %8.2f %-22s %7.3f%n",
+                    w,
+                    row,
+                    p,
+                    median(pr),
+                    mine.latencyMillis(99) / theirs.latencyMillis(99),
+                    t,
+                    median(tr)));
         }));
         return sb.toString();
     }
@@ -595,9 +825,15 @@ public final class BalanceBench implements Callable<Integer> {
             if (!r.ran() || r.series().isEmpty()) {
                 continue;
             }
-            XYChart chart = charts.computeIfAbsent(r.workload(), w -> new XYChartBuilder().width(900).height(380)
-                    .title("backend imbalance over time: " + w).xAxisTitle("seconds since the row started")
-                    .yAxisTitle("max/mean backend load (500 ms)").build());
+            XYChart chart = charts.computeIfAbsent(
+                    r.workload(),
+                    w -> new XYChartBuilder()
+                            .width(900)
+                            .height(380)
+                            .title("backend imbalance over time: " + w)
+                            .xAxisTitle("seconds since the row started")
+                            .yAxisTitle("max/mean backend load (500 ms)")
+                            .build());
             double[] x = new double[r.series().size()];
             double[] y = new double[x.length];
             for (int i = 0; i < x.length; i++) {
@@ -610,8 +846,8 @@ public final class BalanceBench implements Callable<Integer> {
         if (charts.isEmpty()) {
             throw new IOException("no row ran");
         }
-        BitmapEncoder.saveBitmap(new ArrayList<>(charts.values()), charts.size(), 1, file.toString(),
-                BitmapEncoder.BitmapFormat.PNG);
+        BitmapEncoder.saveBitmap(
+                new ArrayList<>(charts.values()), charts.size(), 1, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return file;
     }
 

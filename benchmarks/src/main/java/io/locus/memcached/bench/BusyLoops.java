@@ -13,14 +13,15 @@ import java.util.concurrent.TimeUnit;
 final class BusyLoops implements AutoCloseable {
     private final List<Process> loops = new ArrayList<>();
 
-    private BusyLoops() {
-    }
+    private BusyLoops() {}
 
     static BusyLoops start(int count) throws IOException {
         BusyLoops b = new BusyLoops();
         for (int i = 0; i < count; i++) {
             b.loops.add(new ProcessBuilder("nice", "-n", "19", "sh", "-c", "while :; do :; done")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start());
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> b.loops.forEach(Process::destroyForcibly)));
         return b;

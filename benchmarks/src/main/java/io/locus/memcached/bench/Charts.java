@@ -10,8 +10,7 @@ import org.knowm.xchart.CategoryChartBuilder;
 
 /** PNG bar charts of a run (XChart, headless): throughput, p99 latency and deadlines met per row. */
 final class Charts {
-    private Charts() {
-    }
+    private Charts() {}
 
     /**
      * Writes {@code proxy-bench.png} into {@code dir}.
@@ -30,14 +29,29 @@ final class Charts {
                 p99.add(row.result().total().latencyMillis(99));
             }
         }
-        CategoryChart throughput = new CategoryChartBuilder().width(900).height(420).title(title)
-                .xAxisTitle("configuration").yAxisTitle("ops/s").build();
+        CategoryChart throughput = new CategoryChartBuilder()
+                .width(900)
+                .height(420)
+                .title(title)
+                .xAxisTitle("configuration")
+                .yAxisTitle("ops/s")
+                .build();
         throughput.addSeries("throughput", labels, ops);
-        CategoryChart latency = new CategoryChartBuilder().width(900).height(420).title("p99 latency")
-                .xAxisTitle("configuration").yAxisTitle("ms").build();
+        CategoryChart latency = new CategoryChartBuilder()
+                .width(900)
+                .height(420)
+                .title("p99 latency")
+                .xAxisTitle("configuration")
+                .yAxisTitle("ms")
+                .build();
         latency.addSeries("p99", labels, p99);
-        CategoryChart met = new CategoryChartBuilder().width(900).height(420).title("deadlines met per tenant")
-                .xAxisTitle("configuration").yAxisTitle("% of gets with a deadline").build();
+        CategoryChart met = new CategoryChartBuilder()
+                .width(900)
+                .height(420)
+                .title("deadlines met per tenant")
+                .xAxisTitle("configuration")
+                .yAxisTitle("% of gets with a deadline")
+                .build();
         for (int t = 0; t < Math.min(6, tenants.size()); t++) {
             List<Double> values = new ArrayList<>();
             for (RowResult row : rows) {
@@ -49,8 +63,8 @@ final class Charts {
             met.addSeries(tenants.get(t).name(), labels, values);
         }
         Path file = dir.resolve("proxy-bench.png");
-        BitmapEncoder.saveBitmap(List.of(throughput, latency, met), 3, 1, file.toString(),
-                BitmapEncoder.BitmapFormat.PNG);
+        BitmapEncoder.saveBitmap(
+                List.of(throughput, latency, met), 3, 1, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return file;
     }
 }

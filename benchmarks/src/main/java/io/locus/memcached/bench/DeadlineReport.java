@@ -12,8 +12,7 @@ import java.util.Locale;
  * about the requests it admits).
  */
 final class DeadlineReport {
-    private DeadlineReport() {
-    }
+    private DeadlineReport() {}
 
     /** The tenant index with the largest R1 share (the first on ties). */
     static int tightestTenant(List<TenantProfile> tenants) {
@@ -30,12 +29,27 @@ final class DeadlineReport {
     static List<String> lines(List<RowResult> rows, List<TenantProfile> tenants) {
         int t = tightestTenant(tenants);
         List<String> out = new ArrayList<>();
-        out.add(String.format(Locale.ROOT, "# deadlines of the tightest tenant %s (R1 share %.2f): missed = late, "
-                + "refused or not a hit", tenants.get(t).name(), tenants.get(t).r1()));
-        out.add(String.format(Locale.ROOT, "#   %-15s %9s %9s %9s %8s %9s %13s %16s", "row", "deadline", "refused",
-                "late", "missed", "missed%", "admitted met", "missed vs direct"));
-        OpStats direct = rows.stream().filter(r -> r.ran() && r.label().equals("direct")).findFirst()
-                .map(r -> r.result().perTenant().get(t)).orElse(null);
+        out.add(String.format(
+                Locale.ROOT,
+                "# deadlines of the tightest tenant %s (R1 share %.2f): missed = late, " + "refused or not a hit",
+                tenants.get(t).name(),
+                tenants.get(t).r1()));
+        out.add(String.format(
+                Locale.ROOT,
+                "#   %-15s %9s %9s %9s %8s %9s %13s %16s",
+                "row",
+                "deadline",
+                "refused",
+                "late",
+                "missed",
+                "missed%",
+                "admitted met",
+                "missed vs direct"));
+        OpStats direct = rows.stream()
+                .filter(r -> r.ran() && r.label().equals("direct"))
+                .findFirst()
+                .map(r -> r.result().perTenant().get(t))
+                .orElse(null);
         for (RowResult r : rows) {
             if (!r.ran()) {
                 continue;
@@ -46,11 +60,20 @@ final class DeadlineReport {
             long missed = all - s.deadlinesMet();
             long late = missed - refused;
             long admitted = all - refused;
-            String vsDirect = direct == null || direct.deadlineGets() == 0 ? "-" : String.format(Locale.ROOT,
-                    "%+.1f%%", 100.0 * (missedFraction(s) / missedFraction(direct) - 1));
-            out.add(String.format(Locale.ROOT, "#   %-15s %9d %9d %9d %8d %8.1f%% %12.1f%% %16s", r.label(), all,
-                    refused, late, missed, 100 * missedFraction(s), admitted == 0 ? Double.NaN
-                            : 100.0 * s.deadlinesMet() / admitted, vsDirect));
+            String vsDirect = direct == null || direct.deadlineGets() == 0
+                    ? "-"
+                    : String.format(Locale.ROOT, "%+.1f%%", 100.0 * (missedFraction(s) / missedFraction(direct) - 1));
+            out.add(String.format(
+                    Locale.ROOT,
+                    "#   %-15s %9d %9d %9d %8d %8.1f%% %12.1f%% %16s",
+                    r.label(),
+                    all,
+                    refused,
+                    late,
+                    missed,
+                    100 * missedFraction(s),
+                    admitted == 0 ? Double.NaN : 100.0 * s.deadlinesMet() / admitted,
+                    vsDirect));
         }
         return out;
     }

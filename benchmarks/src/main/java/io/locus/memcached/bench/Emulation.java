@@ -15,17 +15,21 @@ public enum Emulation {
      * The thesis's disk-backed DataServer: 0.2 ms w.p. 0.3 (file-system cache hit), else lognormal mean 6 ms cv 0.6;
      * one server per backend. Deadlines are the range midpoints of Table 6.2: 20, 65, 550 ms.
      */
-    DISK("disk: per backend one server, S = 0.2 ms w.p. 0.3 else lognormal(mean 6 ms, cv 0.6)", 1,
-            new double[] {20, 65, 550}),
+    DISK("disk: per backend one server, S = 0.2 ms w.p. 0.3 else lognormal(mean 6 ms, cv 0.6)", 1, new double[] {
+        20, 65, 550
+    }),
     /** {@link #DISK} with every time divided by 10, deadlines too: 2, 6.5, 55 ms. */
-    SCALED10("scaled10: per backend one server, S = 0.02 ms w.p. 0.3 else lognormal(mean 0.6 ms, cv 0.6)", 0.1,
+    SCALED10(
+            "scaled10: per backend one server, S = 0.02 ms w.p. 0.3 else lognormal(mean 0.6 ms, cv 0.6)",
+            0.1,
             new double[] {2, 6.5, 55}),
     /**
      * MBal-like capacity limit: exponential service with mean 1/4000 s (4000 ops/s per backend) unless a shim is
      * started with another mean ({@link SlowShim#start(String, java.net.InetSocketAddress, Emulation, double, long)}).
      */
-    CAPACITY("capacity: per backend one server, S ~ exponential(mean 0.25 ms) = 4000 ops/s", -1,
-            new double[] {2, 6.5, 55});
+    CAPACITY(
+            "capacity: per backend one server, S ~ exponential(mean 0.25 ms) = 4000 ops/s", -1, new double[] {2, 6.5, 55
+            });
 
     private final String description;
     private final double scale;

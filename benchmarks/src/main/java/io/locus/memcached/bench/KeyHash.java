@@ -5,8 +5,7 @@ package io.locus.memcached.bench;
  * {@code io.locus.memcached.cache.sim.Workload}.
  */
 final class KeyHash {
-    private KeyHash() {
-    }
+    private KeyHash() {}
 
     /** A uniform double in [0, 1) determined by the key and the seed. */
     static double unit(long key, long seed) {

@@ -34,47 +34,64 @@ import picocli.CommandLine.Option;
  * difference of each path's percentile and direct's over the same rounds, and the percentiles of the per-round
  * paired difference (path minus direct in the same round), which removes what the round shares.
  */
-@Command(name = "proxy-latency", mixinStandardHelpOptions = true,
+@Command(
+        name = "proxy-latency",
+        mixinStandardHelpOptions = true,
         description = "Added latency of twemproxy and the Locus proxy over direct memcached, paired per round.")
 public final class LatencyProbe implements Callable<Integer> {
-    @Option(names = "--proxy-jar", description = "the proxy's shaded jar (default: memcached-proxy/target/"
-            + ProxyBench.JAR_NAME + ")")
+    @Option(
+            names = "--proxy-jar",
+            description = "the proxy's shaded jar (default: memcached-proxy/target/" + ProxyBench.JAR_NAME + ")")
     Path proxyJar;
 
     @Option(names = "--rounds", description = "measured rounds (default ${DEFAULT-VALUE})", defaultValue = "60000")
     int rounds;
 
-    @Option(names = "--warmup-rounds", description = "unmeasured rounds first, for the JIT (default ${DEFAULT-VALUE})",
+    @Option(
+            names = "--warmup-rounds",
+            description = "unmeasured rounds first, for the JIT (default ${DEFAULT-VALUE})",
             defaultValue = "20000")
     int warmupRounds;
 
-    @Option(names = "--rate", description = "rounds per second (each round is one get per path; default "
-            + "${DEFAULT-VALUE})", defaultValue = "1000")
+    @Option(
+            names = "--rate",
+            description = "rounds per second (each round is one get per path; default " + "${DEFAULT-VALUE})",
+            defaultValue = "1000")
     double rate;
 
-    @Option(names = "--busy-loops", description = "'nice -n 19' busy loops that keep the vCPUs awake "
-            + "(default ${DEFAULT-VALUE})", defaultValue = "2")
+    @Option(
+            names = "--busy-loops",
+            description = "'nice -n 19' busy loops that keep the vCPUs awake " + "(default ${DEFAULT-VALUE})",
+            defaultValue = "2")
     int busyLoops;
 
     @Option(names = "--rows", split = ",", description = "paths besides direct: twemproxy,locus (default both)")
     List<String> rows;
 
-    @Option(names = "--proxy-jvm-arg", description = "extra JVM option of the Locus proxy, repeatable, e.g. "
-            + "-Xlog:gc:file=gc.log")
+    @Option(
+            names = "--proxy-jvm-arg",
+            description = "extra JVM option of the Locus proxy, repeatable, e.g. " + "-Xlog:gc:file=gc.log")
     List<String> proxyJvmArgs = new ArrayList<>();
 
-    @Option(names = "--proxy-set", description = "extra top-level YAML line of the Locus proxy, repeatable, e.g. "
-            + "'io_threads: 1'")
+    @Option(
+            names = "--proxy-set",
+            description = "extra top-level YAML line of the Locus proxy, repeatable, e.g. " + "'io_threads: 1'")
     List<String> proxySet = new ArrayList<>();
 
-    @Option(names = "--locus-mode", defaultValue = "PASS_THROUGH", description = "the Locus proxy's configuration: "
-            + "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}; DLC and DLC_DLS answer repeated gets from the "
-            + "in-proxy cache)")
+    @Option(
+            names = "--locus-mode",
+            defaultValue = "PASS_THROUGH",
+            description = "the Locus proxy's configuration: "
+                    + "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}; DLC and DLC_DLS answer repeated gets from the "
+                    + "in-proxy cache)")
     LocusMode locusMode;
 
-    @Option(names = "--local-capacity", defaultValue = "0", description = "in-proxy cache bytes for DLC and DLC_DLS "
-            + "(default ${DEFAULT-VALUE}: every get goes through the scheduler to memcached; e.g. 67108864 to measure "
-            + "local hits)")
+    @Option(
+            names = "--local-capacity",
+            defaultValue = "0",
+            description = "in-proxy cache bytes for DLC and DLC_DLS "
+                    + "(default ${DEFAULT-VALUE}: every get goes through the scheduler to memcached; e.g. 67108864 to measure "
+                    + "local hits)")
     long localCapacity;
 
     @Option(names = "--seed", defaultValue = "42", description = "seed of the round orders (default ${DEFAULT-VALUE})")
@@ -96,27 +113,35 @@ public final class LatencyProbe implements Callable<Integer> {
         paths.addAll(rows == null ? List.of("twemproxy", "locus") : rows);
         for (String p : paths.subList(1, paths.size())) {
             if (!p.equals("twemproxy") && !p.equals("locus")) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--rows: \"" + p
-                        + "\" (expected: twemproxy, locus)");
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this), "--rows: \"" + p + "\" (expected: twemproxy, locus)");
             }
         }
         if (rounds < 100 || warmupRounds < 0 || !(rate > 0) || busyLoops < 0 || busyLoops > 8 || localCapacity < 0) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds " + rounds + ", --warmup-rounds "
-                    + warmupRounds + ", --rate " + rate + ", --busy-loops " + busyLoops + ", --local-capacity "
-                    + localCapacity
-                    + " (expected: rounds >= 100, warm-up >= 0, rate > 0, busy loops 0..8, capacity >= 0)");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--rounds " + rounds + ", --warmup-rounds "
+                            + warmupRounds + ", --rate " + rate + ", --busy-loops " + busyLoops + ", --local-capacity "
+                            + localCapacity
+                            + " (expected: rounds >= 100, warm-up >= 0, rate > 0, busy loops 0..8, capacity >= 0)");
         }
         Path jar = proxyJar != null ? proxyJar : ProxyBench.defaultJar();
         Path dir = out != null ? out : Path.of("benchmarks", "target", "bench-latency");
         Path hosts = dir.resolve("hosts");
         Files.createDirectories(hosts);
-        stdout.printf(Locale.ROOT, "# proxy-latency: %d rounds (after %d warm-up) at %.0f rounds/s, paths %s, one "
-                + "connection each, 100-byte gets, random order per round; load average before: %s%n", rounds,
-                warmupRounds, rate, paths, Files.readString(Path.of("/proc/loadavg")).trim());
+        stdout.printf(
+                Locale.ROOT,
+                "# proxy-latency: %d rounds (after %d warm-up) at %.0f rounds/s, paths %s, one "
+                        + "connection each, 100-byte gets, random order per round; load average before: %s%n",
+                rounds,
+                warmupRounds,
+                rate,
+                paths,
+                Files.readString(Path.of("/proc/loadavg")).trim());
         if (locusMode != LocusMode.PASS_THROUGH || !proxySet.isEmpty() || !proxyJvmArgs.isEmpty()) {
             stdout.println("# locus: " + locusMode.description() + ", local.capacity_bytes " + localCapacity + "; "
-                    + String.join("; ", proxySet) + (proxyJvmArgs.isEmpty() ? ""
-                    : " JVM " + String.join(" ", proxyJvmArgs)));
+                    + String.join("; ", proxySet)
+                    + (proxyJvmArgs.isEmpty() ? "" : " JVM " + String.join(" ", proxyJvmArgs)));
         }
         BusyLoops spinners = BusyLoops.start(busyLoops);
         List<AutoCloseable> started = new ArrayList<>();
@@ -124,23 +149,31 @@ public final class LatencyProbe implements Callable<Integer> {
             InetSocketAddress memcached = servers.addresses().get(0);
             List<InetSocketAddress> addresses = new ArrayList<>();
             for (String p : paths) {
-                addresses.add(switch (p) {
-                    case "direct" -> memcached;
-                    case "twemproxy" -> {
-                        Nutcracker n = Nutcracker.builder(hosts).server(memcached, 1, "memcached-0").start();
-                        started.add(n);
-                        yield n.address();
-                    }
-                    default -> {
-                        int port = Ports.freeLoopbackPort();
-                        String yaml = LocusProxy.yaml(locusMode, port, List.of(memcached),
-                                TenantProfile.defaults(), Emulation.NONE, localCapacity)
-                                + String.join("\n", proxySet) + "\n";
-                        LocusProxy proxy = LocusProxy.start("locus", jar, yaml, port, hosts, proxyJvmArgs);
-                        started.add(proxy);
-                        yield proxy.address();
-                    }
-                });
+                addresses.add(
+                        switch (p) {
+                            case "direct" -> memcached;
+                            case "twemproxy" -> {
+                                Nutcracker n = Nutcracker.builder(hosts)
+                                        .server(memcached, 1, "memcached-0")
+                                        .start();
+                                started.add(n);
+                                yield n.address();
+                            }
+                            default -> {
+                                int port = Ports.freeLoopbackPort();
+                                String yaml = LocusProxy.yaml(
+                                                locusMode,
+                                                port,
+                                                List.of(memcached),
+                                                TenantProfile.defaults(),
+                                                Emulation.NONE,
+                                                localCapacity)
+                                        + String.join("\n", proxySet) + "\n";
+                                LocusProxy proxy = LocusProxy.start("locus", jar, yaml, port, hosts, proxyJvmArgs);
+                                started.add(proxy);
+                                yield proxy.address();
+                            }
+                        });
             }
             String[] keys = new String[1000];
             byte[] value = "v".repeat(100).getBytes(StandardCharsets.US_ASCII);
@@ -168,7 +201,8 @@ public final class LatencyProbe implements Callable<Integer> {
             }
             spinners.close();
         }
-        stdout.println("# load average after: " + Files.readString(Path.of("/proc/loadavg")).trim());
+        stdout.println("# load average after: "
+                + Files.readString(Path.of("/proc/loadavg")).trim());
         return 0;
     }
 
@@ -205,8 +239,12 @@ public final class LatencyProbe implements Callable<Integer> {
                 }
             }
             if (r % 5000 == 0) {
-                progress.printf(Locale.ROOT, "proxy-latency %s %d/%d rounds%n", r < warmup ? "warm-up" : "measure",
-                        r < warmup ? r : r - warmup, r < warmup ? warmup : measured);
+                progress.printf(
+                        Locale.ROOT,
+                        "proxy-latency %s %d/%d rounds%n",
+                        r < warmup ? "warm-up" : "measure",
+                        r < warmup ? r : r - warmup,
+                        r < warmup ? warmup : measured);
             }
             long wait = next - System.nanoTime();
             if (wait > 0) {
@@ -230,17 +268,35 @@ public final class LatencyProbe implements Callable<Integer> {
         double[][] pct = new double[paths.size()][];
         for (int i = 0; i < paths.size(); i++) {
             pct[i] = percentilesMicros(nanos[i]);
-            sb.append(String.format(Locale.ROOT, "%-10s %9.1f %9.1f %9.1f %9.1f%n", paths.get(i), pct[i][0], pct[i][1],
-                    pct[i][2], pct[i][3]));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%-10s %9.1f %9.1f %9.1f %9.1f%n",
+                    paths.get(i),
+                    pct[i][0],
+                    pct[i][1],
+                    pct[i][2],
+                    pct[i][3]));
         }
-        sb.append(String.format(Locale.ROOT, "%n%-22s %9s %9s %9s %9s%n", "added vs direct (us)", "p50", "p90", "p99",
-                "p99.9"));
+        sb.append(String.format(
+                Locale.ROOT, "%n%-22s %9s %9s %9s %9s%n", "added vs direct (us)", "p50", "p90", "p99", "p99.9"));
         for (int i = 1; i < paths.size(); i++) {
-            sb.append(String.format(Locale.ROOT, "%-22s %9.1f %9.1f %9.1f %9.1f%n", paths.get(i) + " pctl diff",
-                    pct[i][0] - pct[0][0], pct[i][1] - pct[0][1], pct[i][2] - pct[0][2], pct[i][3] - pct[0][3]));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%-22s %9.1f %9.1f %9.1f %9.1f%n",
+                    paths.get(i) + " pctl diff",
+                    pct[i][0] - pct[0][0],
+                    pct[i][1] - pct[0][1],
+                    pct[i][2] - pct[0][2],
+                    pct[i][3] - pct[0][3]));
             double[] paired = pairedPercentilesMicros(nanos[i], nanos[0]);
-            sb.append(String.format(Locale.ROOT, "%-22s %9.1f %9.1f %9.1f %9.1f%n", paths.get(i) + " paired",
-                    paired[0], paired[1], paired[2], paired[3]));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%-22s %9.1f %9.1f %9.1f %9.1f%n",
+                    paths.get(i) + " paired",
+                    paired[0],
+                    paired[1],
+                    paired[2],
+                    paired[3]));
         }
         sb.append("# pctl diff = the path's percentile minus direct's over the same rounds; paired = percentiles of "
                 + "(path - direct) per round\n");
@@ -262,8 +318,8 @@ public final class LatencyProbe implements Callable<Integer> {
     /** Percentiles of {@code a[r] - b[r]} (may be negative: a round where direct stalled and the path did not). */
     static double[] pairedPercentilesMicros(long[] a, long[] b) {
         if (a.length != b.length || a.length == 0) {
-            throw new IllegalArgumentException("rounds: " + a.length + " and " + b.length
-                    + " (expected: the same, > 0)");
+            throw new IllegalArgumentException(
+                    "rounds: " + a.length + " and " + b.length + " (expected: the same, > 0)");
         }
         long[] d = new long[a.length];
         for (int r = 0; r < a.length; r++) {

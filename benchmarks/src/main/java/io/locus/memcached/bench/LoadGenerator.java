@@ -48,8 +48,14 @@ public final class LoadGenerator implements Generator {
      * @param measureNanos measured time
      * @param emulation gives each range its deadline
      */
-    public record Settings(int connections, double ratePerSecond, double getFraction, long seed, long warmupNanos,
-            long measureNanos, Emulation emulation) {
+    public record Settings(
+            int connections,
+            double ratePerSecond,
+            double getFraction,
+            long seed,
+            long warmupNanos,
+            long measureNanos,
+            Emulation emulation) {
         /** Checks the ranges. */
         public Settings {
             if (connections < 1 || connections > 4096) {
@@ -111,9 +117,15 @@ public final class LoadGenerator implements Generator {
             OpStats[] stats = new OpStats[tenants];
             Arrays.setAll(stats, i -> new OpStats());
             perThread.add(stats);
-            Worker worker = new Worker(target, keys.cursor(c, settings.connections(), settings.seed()), settings,
-                    new SplittableRandom(KeyHash.mix(settings.seed() ^ (0x5DEECE66DL * (c + 1)))), stats, start,
-                    measureFrom, end);
+            Worker worker = new Worker(
+                    target,
+                    keys.cursor(c, settings.connections(), settings.seed()),
+                    settings,
+                    new SplittableRandom(KeyHash.mix(settings.seed() ^ (0x5DEECE66DL * (c + 1)))),
+                    stats,
+                    start,
+                    measureFrom,
+                    end);
             Thread thread = new Thread(worker, "load-" + target.label() + "-" + c);
             thread.setDaemon(true);
             threads.add(thread);
@@ -162,8 +174,15 @@ public final class LoadGenerator implements Generator {
         private final TextClient[] clients;
         private final long[] deadlineNanos = new long[3];
 
-        Worker(Target target, KeySource.Cursor cursor, Settings settings, SplittableRandom random, OpStats[] stats,
-                long start, long measureFrom, long end) {
+        Worker(
+                Target target,
+                KeySource.Cursor cursor,
+                Settings settings,
+                SplittableRandom random,
+                OpStats[] stats,
+                long start,
+                long measureFrom,
+                long end) {
             this.target = target;
             this.cursor = cursor;
             this.settings = settings;
@@ -180,8 +199,8 @@ public final class LoadGenerator implements Generator {
 
         @Override
         public void run() {
-            double meanGapNanos = settings.ratePerSecond() > 0
-                    ? 1e9 * settings.connections() / settings.ratePerSecond() : 0;
+            double meanGapNanos =
+                    settings.ratePerSecond() > 0 ? 1e9 * settings.connections() / settings.ratePerSecond() : 0;
             long intended = start + (long) (random.nextDouble() * meanGapNanos);
             parkUntil(start);
             while (true) {
@@ -206,7 +225,8 @@ public final class LoadGenerator implements Generator {
                     long done = System.nanoTime();
                     boolean measured = intended >= measureFrom && done <= end;
                     if (measured) {
-                        long deadline = access.range() == DeadlineRange.BEST_EFFORT ? -1
+                        long deadline = access.range() == DeadlineRange.BEST_EFFORT
+                                ? -1
                                 : deadlineNanos[access.range().ordinal()];
                         tenant.recordGet(done - intended, reply, access.range(), deadline);
                     }
@@ -242,7 +262,8 @@ public final class LoadGenerator implements Generator {
                 if (clients[endpoint] == null) {
                     clients[endpoint] = new TextClient(target.endpoints().get(endpoint), 10_000);
                 }
-                return get ? clients[endpoint].get(access.key())
+                return get
+                        ? clients[endpoint].get(access.key())
                         : clients[endpoint].set(access.key(), valueOf(access.valueBytes()));
             } catch (IOException | RuntimeException e) {
                 if (clients[endpoint] != null) {

@@ -9,16 +9,22 @@ import java.util.List;
  */
 public enum LocusMode {
     /** {@code mode: pass_through}: no in-proxy cache, no scheduler, no admission; requests forwarded as sent. */
-    PASS_THROUGH("locus", "Locus pass-through (mode pass_through: no cache, no scheduler, no admission)",
+    PASS_THROUGH(
+            "locus",
+            "Locus pass-through (mode pass_through: no cache, no scheduler, no admission)",
             List.of("mode: pass_through")),
     /**
      * The deadline-aware in-proxy cache (MicroFuge DLC) alone: {@code sched.enabled: false}, so misses go to the
      * backends at once, in arrival order, and nothing is refused (the thesis's "DLC" configuration).
      */
-    DLC("locus-dlc", "Locus + DLC only (sched.enabled false: no scheduler, no admission)",
+    DLC(
+            "locus-dlc",
+            "Locus + DLC only (sched.enabled false: no scheduler, no admission)",
             List.of("sched.enabled: false")),
     /** DLC, EDF scheduling and admission control, refusals answered as {@code SERVER_ERROR} and counted. */
-    DLC_DLS("locus-dlc-dls", "Locus + DLC + DLS + admission (classic.reject_mode error: refusals counted)",
+    DLC_DLS(
+            "locus-dlc-dls",
+            "Locus + DLC + DLS + admission (classic.reject_mode error: refusals counted)",
             List.of("classic.reject_mode: error"));
 
     private final String label;

@@ -10,8 +10,7 @@ final class LocusModes {
     /** The class that wires the deadline cache and scheduler into the proxy; absent from a pass-through-only jar. */
     static final String DEADLINE_PATH_CLASS = "io/locus/memcached/proxy/DeadlineHandler.class";
 
-    private LocusModes() {
-    }
+    private LocusModes() {}
 
     /**
      * Null if the jar can run {@code mode}, else why not. Pass-through always can; the deadline modes need the
@@ -23,7 +22,8 @@ final class LocusModes {
             return null;
         }
         try (ZipFile zip = new ZipFile(jar.toFile())) {
-            return zip.getEntry(DEADLINE_PATH_CLASS) != null ? null
+            return zip.getEntry(DEADLINE_PATH_CLASS) != null
+                    ? null
                     : "not available yet: " + jar.getFileName() + " has no deadline path ("
                             + DEADLINE_PATH_CLASS.replace('/', '.').replace(".class", "") + " missing)";
         } catch (IOException e) {

@@ -40,15 +40,25 @@ public final class LocusProxy implements AutoCloseable {
      * @param emulation gives each range's deadline rule
      * @param localCapacityBytes {@code local.capacity_bytes}
      */
-    static String yaml(LocusMode mode, int port, List<InetSocketAddress> backends, List<TenantProfile> tenants,
-            Emulation emulation, long localCapacityBytes) {
+    static String yaml(
+            LocusMode mode,
+            int port,
+            List<InetSocketAddress> backends,
+            List<TenantProfile> tenants,
+            Emulation emulation,
+            long localCapacityBytes) {
         StringBuilder y = new StringBuilder();
         y.append("listen: 127.0.0.1:").append(port).append('\n');
         y.append("pool:\n  servers:\n");
         for (int i = 0; i < backends.size(); i++) {
             InetSocketAddress b = backends.get(i);
-            y.append("    - \"").append(b.getHostString()).append(':').append(b.getPort()).append(":1 memcached-")
-                    .append(i).append("\"\n");
+            y.append("    - \"")
+                    .append(b.getHostString())
+                    .append(':')
+                    .append(b.getPort())
+                    .append(":1 memcached-")
+                    .append(i)
+                    .append("\"\n");
         }
         y.append("local.capacity_bytes: ").append(localCapacityBytes).append('\n');
         for (String line : mode.yamlLines()) {
@@ -56,16 +66,28 @@ public final class LocusProxy implements AutoCloseable {
         }
         y.append("tenants:\n");
         for (TenantProfile t : tenants) {
-            y.append("  - {id: ").append(t.name()).append(", prefixes: [\"").append(t.name()).append(":\"], weight: ")
-                    .append(t.weight()).append(", level: ").append(t.level()).append("}\n");
+            y.append("  - {id: ")
+                    .append(t.name())
+                    .append(", prefixes: [\"")
+                    .append(t.name())
+                    .append(":\"], weight: ")
+                    .append(t.weight())
+                    .append(", level: ")
+                    .append(t.level())
+                    .append("}\n");
         }
         y.append("deadline_rules:\n");
         for (TenantProfile t : tenants) {
             for (DeadlineRange r : DeadlineRange.values()) {
-                String deadline = r == DeadlineRange.BEST_EFFORT ? "\"~\""
-                        : formatMillis(emulation.deadlineMillis(r)) + "ms";
-                y.append("  - {prefix: \"").append(t.name()).append(':').append(r.code()).append(":\", deadline: ")
-                        .append(deadline).append("}\n");
+                String deadline =
+                        r == DeadlineRange.BEST_EFFORT ? "\"~\"" : formatMillis(emulation.deadlineMillis(r)) + "ms";
+                y.append("  - {prefix: \"")
+                        .append(t.name())
+                        .append(':')
+                        .append(r.code())
+                        .append(":\", deadline: ")
+                        .append(deadline)
+                        .append("}\n");
             }
         }
         return y.toString();
@@ -82,7 +104,8 @@ public final class LocusProxy implements AutoCloseable {
      */
     static String check(Path jar, Path config) {
         try {
-            Process p = new ProcessBuilder(javaCommand(jar, config, List.of(), List.of("--check"))).redirectErrorStream(true)
+            Process p = new ProcessBuilder(javaCommand(jar, config, List.of(), List.of("--check")))
+                    .redirectErrorStream(true)
                     .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(60, TimeUnit.SECONDS)) {
@@ -99,8 +122,8 @@ public final class LocusProxy implements AutoCloseable {
     }
 
     private static List<String> javaCommand(Path jar, Path config, List<String> jvmArgs, List<String> extra) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xms256m", "-Xmx1g"));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms256m", "-Xmx1g"));
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", jar.toString(), "--config", config.toString()));
         command.addAll(extra);
@@ -118,8 +141,8 @@ public final class LocusProxy implements AutoCloseable {
             Files.createDirectories(dir);
             Path config = dir.resolve(label + ".yaml");
             Files.writeString(config, yaml);
-            HostProcess process = HostProcess.start(label, javaCommand(jar, config, jvmArgs, List.of()),
-                    dir.resolve(label + ".log"));
+            HostProcess process =
+                    HostProcess.start(label, javaCommand(jar, config, jvmArgs, List.of()), dir.resolve(label + ".log"));
             try {
                 Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(60), process);
             } catch (RuntimeException e) {

@@ -1,7 +1,6 @@
 package io.locus.memcached.bench;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -79,8 +78,8 @@ public final class NioLoadGenerator implements Generator {
     public LoadGenerator.Result run(LoadGenerator.Target target, KeySource keys, LoadGenerator.Settings settings)
             throws InterruptedException {
         if (!(settings.ratePerSecond() > 0)) {
-            throw new IllegalArgumentException("rate " + settings.ratePerSecond()
-                    + " (expected: > 0; the NIO generator is open loop only)");
+            throw new IllegalArgumentException(
+                    "rate " + settings.ratePerSecond() + " (expected: > 0; the NIO generator is open loop only)");
         }
         int tenants = keys.tenants().size();
         long start = System.nanoTime() + 50_000_000L;
@@ -96,8 +95,10 @@ public final class NioLoadGenerator implements Generator {
         reactor.setDaemon(true);
         reactor.start();
         try {
-            run.dispatch(keys.cursor(0, 1, settings.seed()), new SplittableRandom(KeyHash.mix(settings.seed()
-                    ^ 0x2545F4914F6CDD1DL)), start);
+            run.dispatch(
+                    keys.cursor(0, 1, settings.seed()),
+                    new SplittableRandom(KeyHash.mix(settings.seed() ^ 0x2545F4914F6CDD1DL)),
+                    start);
             long drainEnd = end + DRAIN_NANOS;
             while (run.pendingMeasured.get() > 0 && System.nanoTime() < drainEnd) {
                 LockSupport.parkNanos(1_000_000L);
@@ -109,11 +110,19 @@ public final class NioLoadGenerator implements Generator {
         long unanswered = run.recordUnanswered();
         lastAdmitted = run.admitted.clone();
         lastMetFromSend = run.metFromSend.clone();
-        lastSummary = String.format(java.util.Locale.ROOT, "%s: %d connections opened, %d requests of the window waited "
-                + "for a free connection, %d of the window unanswered %d ms after it; send lag behind the intended "
-                + "start p50 %d us, p99 %d us, max %d us", target.label(), run.opened.get(), run.waited.get(),
-                unanswered, DRAIN_NANOS / 1_000_000, run.lagMicros.getValueAtPercentile(50),
-                run.lagMicros.getValueAtPercentile(99), run.lagMicros.getMaxValue());
+        lastSummary = String.format(
+                java.util.Locale.ROOT,
+                "%s: %d connections opened, %d requests of the window waited "
+                        + "for a free connection, %d of the window unanswered %d ms after it; send lag behind the intended "
+                        + "start p50 %d us, p99 %d us, max %d us",
+                target.label(),
+                run.opened.get(),
+                run.waited.get(),
+                unanswered,
+                DRAIN_NANOS / 1_000_000,
+                run.lagMicros.getValueAtPercentile(50),
+                run.lagMicros.getValueAtPercentile(99),
+                run.lagMicros.getMaxValue());
         List<OpStats> merged = new ArrayList<>();
         for (int t = 0; t < tenants; t++) {
             OpStats sum = new OpStats();
@@ -156,7 +165,11 @@ public final class NioLoadGenerator implements Generator {
         }
 
         /** What the dispatcher does with a new request. */
-        enum Take { USE_IDLE, OPEN_NEW, WAIT }
+        enum Take {
+            USE_IDLE,
+            OPEN_NEW,
+            WAIT
+        }
 
         /** Decides for a new request; with {@code USE_IDLE} the connection is in {@code out[0]}. */
         synchronized Take take(Request request, Object[] out) {
@@ -200,8 +213,7 @@ public final class NioLoadGenerator implements Generator {
     }
 
     /** The outcome of parsing a connection's received bytes for the reply to one request. */
-    record Parsed(OpStats.Reply reply, int consumed) {
-    }
+    record Parsed(OpStats.Reply reply, int consumed) {}
 
     /**
      * Parses one whole memcached text reply at the start of {@code bytes[0..length)}: for a get {@code VALUE ... END}
@@ -249,8 +261,8 @@ public final class NioLoadGenerator implements Generator {
         if (get) {
             return ("get " + access.key() + "\r\n").getBytes(StandardCharsets.US_ASCII);
         }
-        byte[] header = ("set " + access.key() + " 0 0 " + access.valueBytes() + "\r\n")
-                .getBytes(StandardCharsets.US_ASCII);
+        byte[] header =
+                ("set " + access.key() + " 0 0 " + access.valueBytes() + "\r\n").getBytes(StandardCharsets.US_ASCII);
         byte[] out = new byte[header.length + access.valueBytes() + 2];
         System.arraycopy(header, 0, out, 0, header.length);
         Arrays.fill(out, header.length, out.length - 2, (byte) 'v');
@@ -269,6 +281,7 @@ public final class NioLoadGenerator implements Generator {
         volatile Request request;
         /** Whether the reply awaited is the cache-aside set after a missed get. */
         volatile boolean filling;
+
         volatile long fillStart;
 
         Conn(int endpoint, SocketChannel channel) {
@@ -295,9 +308,11 @@ public final class NioLoadGenerator implements Generator {
         final AtomicLong waited = new AtomicLong();
         /** Per tenant, admitted (not refused) gets with a deadline, and those met counted from the send instead. */
         final long[] admitted;
+
         final long[] metFromSend;
         /** Send time minus intended time of the window's requests sent by the dispatcher, µs: the generator's lag. */
         final org.HdrHistogram.Histogram lagMicros = new org.HdrHistogram.Histogram(60_000_000L, 2);
+
         volatile boolean stopped;
 
         Run(LoadGenerator.Target target, LoadGenerator.Settings settings, int tenants, long measureFrom, long end)
@@ -382,8 +397,8 @@ public final class NioLoadGenerator implements Generator {
 
         private void lag(Request request) {
             if (request.measured) {
-                lagMicros.recordValue(Math.max(0, Math.min(60_000_000L,
-                        (System.nanoTime() - request.intendedNanos) / 1000)));
+                lagMicros.recordValue(
+                        Math.max(0, Math.min(60_000_000L, (System.nanoTime() - request.intendedNanos) / 1000)));
             }
         }
 
@@ -438,7 +453,10 @@ public final class NioLoadGenerator implements Generator {
             if (request.measured) {
                 OpStats tenant = into[request.access.tenant()];
                 if (request.get) {
-                    tenant.recordGet(now - request.intendedNanos, OpStats.Reply.ERROR, request.access.range(),
+                    tenant.recordGet(
+                            now - request.intendedNanos,
+                            OpStats.Reply.ERROR,
+                            request.access.range(),
                             deadlineOf(request.access.range()));
                 } else {
                     tenant.recordSet(now - request.intendedNanos, OpStats.Reply.ERROR);

@@ -19,6 +19,7 @@ public final class OpStats {
      * only, gets and sets of the window): without the generator's own lag, for comparing what each row adds.
      */
     final Histogram fromSendMicros = new Histogram(MAX_MICROS, 3);
+
     long gets;
     long hits;
     long sets;
@@ -39,7 +40,7 @@ public final class OpStats {
             case HIT -> hits++;
             case REJECTED -> rejected++;
             case ERROR -> errors++;
-            default -> { }
+            default -> {}
         }
         if (range != DeadlineRange.BEST_EFFORT) {
             deadlineGets[range.ordinal()]++;
@@ -144,7 +145,8 @@ public final class OpStats {
 
     /** Latency at a percentile (0..100), milliseconds; NaN without requests. */
     public double latencyMillis(double percentile) {
-        return latencyMicros.getTotalCount() == 0 ? Double.NaN
+        return latencyMicros.getTotalCount() == 0
+                ? Double.NaN
                 : latencyMicros.getValueAtPercentile(percentile) / 1000.0;
     }
 
@@ -155,7 +157,8 @@ public final class OpStats {
 
     /** Latency from the send at a percentile (0..100), milliseconds; NaN if none was recorded. */
     public double fromSendMillis(double percentile) {
-        return fromSendMicros.getTotalCount() == 0 ? Double.NaN
+        return fromSendMicros.getTotalCount() == 0
+                ? Double.NaN
                 : fromSendMicros.getValueAtPercentile(percentile) / 1000.0;
     }
 

@@ -12,8 +12,7 @@ import java.util.List;
  * sized never to evict); every server holding every key lets direct clients use their own placement.
  */
 final class Preloader {
-    private Preloader() {
-    }
+    private Preloader() {}
 
     /**
      * @return the bytes of all keys and values of one copy (what {@code local.capacity_bytes} is a fraction of)

@@ -31,15 +31,17 @@ final class ProcessCpu {
      */
     static ProcessCpu start(long pid, LongSupplier generator, long warmupNanos) {
         ProcessCpu cpu = new ProcessCpu(pid, generator);
-        Thread t = new Thread(() -> {
-            try {
-                Thread.sleep(warmupNanos / 1_000_000 + 50);
-            } catch (InterruptedException e) {
-                return;
-            }
-            cpu.opsBefore = generator.getAsLong();
-            cpu.before = ticks(pid);
-        }, "bench-cpu-" + pid);
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        Thread.sleep(warmupNanos / 1_000_000 + 50);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    cpu.opsBefore = generator.getAsLong();
+                    cpu.before = ticks(pid);
+                },
+                "bench-cpu-" + pid);
         t.setDaemon(true);
         t.start();
         return cpu;
@@ -66,7 +68,13 @@ final class ProcessCpu {
         }
         double user = (after[0] - before[0]) / TICKS_PER_SECOND * 1e6 / ops;
         double sys = (after[1] - before[1]) / TICKS_PER_SECOND * 1e6 / ops;
-        return String.format(Locale.ROOT, "%s: %.1f us/op (user %.1f, system %.1f) over %d requests", row,
-                user + sys, user, sys, ops);
+        return String.format(
+                Locale.ROOT,
+                "%s: %.1f us/op (user %.1f, system %.1f) over %d requests",
+                row,
+                user + sys,
+                user,
+                sys,
+                ops);
     }
 }

@@ -26,13 +26,17 @@ import picocli.CommandLine.Option;
  * Locus proxy in each {@link LocusMode}, printing one table (stdout), a CSV and a PNG chart under the output
  * directory. Progress goes to stderr. Exit code 0 if every available row ran, 1 if a row failed, 2 for bad options.
  */
-@Command(name = "proxy-bench", mixinStandardHelpOptions = true,
+@Command(
+        name = "proxy-bench",
+        mixinStandardHelpOptions = true,
         description = "Direct memcached vs twemproxy vs the Locus proxy (pass-through, DLC, DLC+DLS+admission).")
 public final class ProxyBench implements Callable<Integer> {
     static final String JAR_NAME = "locus-memcached-proxy-0.1.0-SNAPSHOT.jar";
 
-    @Option(names = "--proxy-jar", description = "the proxy's shaded jar (default: memcached-proxy/target/" + JAR_NAME
-            + " from the repository root or from benchmarks/)")
+    @Option(
+            names = "--proxy-jar",
+            description = "the proxy's shaded jar (default: memcached-proxy/target/" + JAR_NAME
+                    + " from the repository root or from benchmarks/)")
     Path proxyJar;
 
     @Option(names = "--quick", description = "about one minute: 3 s warm-up + 8 s per row, 5000 keys per tenant")
@@ -44,21 +48,30 @@ public final class ProxyBench implements Callable<Integer> {
     @Option(names = "--warmup", description = "warm-up seconds per row (default 10, quick 3)")
     Integer warmup;
 
-    @Option(names = "--connections", description = "client connections: threads of the threads generator (default 32); "
-            + "with the nio generator, the most connections in all (split over the endpoints), opened on demand "
-            + "(default 512)")
+    @Option(
+            names = "--connections",
+            description = "client connections: threads of the threads generator (default 32); "
+                    + "with the nio generator, the most connections in all (split over the endpoints), opened on demand "
+                    + "(default 512)")
     Integer connections;
 
-    @Option(names = "--generator", description = "threads: one thread per connection, one request in flight (closed "
-            + "loop, or Poisson per thread with --rate); nio: open loop only, one Poisson stream sent on idle "
-            + "connections of a pool by two threads (faithful at overload). Default: nio with --rate, else threads")
+    @Option(
+            names = "--generator",
+            description =
+                    "threads: one thread per connection, one request in flight (closed "
+                            + "loop, or Poisson per thread with --rate); nio: open loop only, one Poisson stream sent on idle "
+                            + "connections of a pool by two threads (faithful at overload). Default: nio with --rate, else threads")
     String generatorName;
 
-    @Option(names = "--rate", description = "target ops/s over all connections, Poisson; 0 = closed loop "
-            + "(default ${DEFAULT-VALUE})", defaultValue = "0")
+    @Option(
+            names = "--rate",
+            description = "target ops/s over all connections, Poisson; 0 = closed loop " + "(default ${DEFAULT-VALUE})",
+            defaultValue = "0")
     double rate;
 
-    @Option(names = "--get-fraction", description = "fraction of gets (default ${DEFAULT-VALUE})",
+    @Option(
+            names = "--get-fraction",
+            description = "fraction of gets (default ${DEFAULT-VALUE})",
             defaultValue = "0.95")
     double getFraction;
 
@@ -68,41 +81,59 @@ public final class ProxyBench implements Callable<Integer> {
     @Option(names = "--trace", description = "replay a key trace of shared/traces/kv instead of Zipf keys")
     Path trace;
 
-    @Option(names = "--trace-limit", description = "accesses read from the trace (default ${DEFAULT-VALUE})",
+    @Option(
+            names = "--trace-limit",
+            description = "accesses read from the trace (default ${DEFAULT-VALUE})",
             defaultValue = "1000000")
     int traceLimit;
 
     @Option(names = "--backends", description = "memcached servers (default ${DEFAULT-VALUE})", defaultValue = "2")
     int backends;
 
-    @Option(names = "--emulation", description = "backend slow-down: ${COMPLETION-CANDIDATES} (default "
-            + "${DEFAULT-VALUE})", defaultValue = "SCALED10")
+    @Option(
+            names = "--emulation",
+            description = "backend slow-down: ${COMPLETION-CANDIDATES} (default " + "${DEFAULT-VALUE})",
+            defaultValue = "SCALED10")
     Emulation emulation;
 
-    @Option(names = "--local-fraction", description = "Locus local cache capacity as a fraction of the data bytes "
-            + "(default ${DEFAULT-VALUE}, the thesis's 6 GB of 21.6 GB)", defaultValue = "0.278")
+    @Option(
+            names = "--local-fraction",
+            description = "Locus local cache capacity as a fraction of the data bytes "
+                    + "(default ${DEFAULT-VALUE}, the thesis's 6 GB of 21.6 GB)",
+            defaultValue = "0.278")
     double localFraction;
 
-    @Option(names = "--rows", split = ",", description = "rows to run: direct,twemproxy,locus,locus-dlc,locus-dlc-dls "
-            + "(default all)")
+    @Option(
+            names = "--rows",
+            split = ",",
+            description = "rows to run: direct,twemproxy,locus,locus-dlc,locus-dlc-dls " + "(default all)")
     List<String> rows;
 
-    @Option(names = "--seed", description = "seed of every random choice (default ${DEFAULT-VALUE})",
+    @Option(
+            names = "--seed",
+            description = "seed of every random choice (default ${DEFAULT-VALUE})",
             defaultValue = "42")
     long seed;
 
-    @Option(names = "--proxy-jvm-arg", description = "extra JVM option of the Locus proxy child, repeatable; "
-            + "{row} is replaced by the row name (e.g. -XX:StartFlightRecording=filename=/tmp/{row}.jfr)")
+    @Option(
+            names = "--proxy-jvm-arg",
+            description = "extra JVM option of the Locus proxy child, repeatable; "
+                    + "{row} is replaced by the row name (e.g. -XX:StartFlightRecording=filename=/tmp/{row}.jfr)")
     List<String> proxyJvmArgs = new ArrayList<>();
 
-    @Option(names = "--proxy-set", description = "extra top-level YAML line of every Locus row, repeatable, "
-            + "e.g. --proxy-set 'io_threads: 1'")
+    @Option(
+            names = "--proxy-set",
+            description =
+                    "extra top-level YAML line of every Locus row, repeatable, " + "e.g. --proxy-set 'io_threads: 1'")
     List<String> proxySet = new ArrayList<>();
 
-    @Option(names = "--busy-loops", description = "start this many 'nice -n 19' busy loops for the run (default "
-            + "${DEFAULT-VALUE}). Why: on a Firecracker VM an idle vCPU halts and waking it costs 1-2 ms, which at "
-            + "low load dominates every row's latency; lowest-priority spinners keep the vCPUs awake and yield to "
-            + "any real work", defaultValue = "0")
+    @Option(
+            names = "--busy-loops",
+            description = "start this many 'nice -n 19' busy loops for the run (default "
+                    + "${DEFAULT-VALUE}). Why: on a Firecracker VM an idle vCPU halts and waking it costs 1-2 ms, which at "
+                    + "low load dominates every row's latency; lowest-priority spinners keep the vCPUs awake and yield to "
+                    + "any real work",
+            defaultValue = "0")
     int busyLoops;
 
     @Option(names = "--out", description = "output directory (default benchmarks/target/bench)")
@@ -121,7 +152,8 @@ public final class ProxyBench implements Callable<Integer> {
 
     /** Runs the harness and exits with its code. */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ProxyBench(System.out, System.err)).setCaseInsensitiveEnumValuesAllowed(true)
+        System.exit(new CommandLine(new ProxyBench(System.out, System.err))
+                .setCaseInsensitiveEnumValuesAllowed(true)
                 .execute(args));
     }
 
@@ -140,69 +172,118 @@ public final class ProxyBench implements Callable<Integer> {
         int measure = seconds != null ? seconds : quick ? 8 : 40;
         int warm = warmup != null ? warmup : quick ? 3 : 10;
         long keysEach = keysPerTenant != null ? keysPerTenant : quick ? 5000 : 50_000;
-        if (measure < 1 || warm < 0 || keysEach < 1 || backends < 1 || backends > 16 || localFraction < 0
-                || localFraction > 1 || busyLoops < 0 || busyLoops > 8) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--seconds " + measure + ", --warmup "
-                    + warm + ", --keys-per-tenant " + keysEach + ", --backends " + backends + ", --local-fraction "
-                    + localFraction + ", --busy-loops " + busyLoops + " (expected: seconds >= 1, warm-up >= 0, keys >= 1, "
-                    + "backends 1..16, local fraction 0..1, busy loops 0..8)");
+        if (measure < 1
+                || warm < 0
+                || keysEach < 1
+                || backends < 1
+                || backends > 16
+                || localFraction < 0
+                || localFraction > 1
+                || busyLoops < 0
+                || busyLoops > 8) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--seconds " + measure + ", --warmup "
+                            + warm + ", --keys-per-tenant " + keysEach + ", --backends " + backends
+                            + ", --local-fraction "
+                            + localFraction + ", --busy-loops " + busyLoops
+                            + " (expected: seconds >= 1, warm-up >= 0, keys >= 1, "
+                            + "backends 1..16, local fraction 0..1, busy loops 0..8)");
         }
-        List<String> wanted = rows != null ? rows
-                : List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls");
+        List<String> wanted =
+                rows != null ? rows : List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls");
         for (String row : wanted) {
-            if (!List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls").contains(row)) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--rows: \"" + row
-                        + "\" (expected: direct, twemproxy, locus, locus-dlc, locus-dlc-dls)");
+            if (!List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls")
+                    .contains(row)) {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this),
+                        "--rows: \"" + row + "\" (expected: direct, twemproxy, locus, locus-dlc, locus-dlc-dls)");
             }
         }
         String generatorKind = generatorName != null ? generatorName : rate > 0 ? "nio" : "threads";
         if (!List.of("threads", "nio").contains(generatorKind) || generatorKind.equals("nio") && !(rate > 0)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--generator " + generatorKind
-                    + " with --rate " + rate + " (expected: threads, or nio with --rate > 0)");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--generator " + generatorKind + " with --rate " + rate
+                            + " (expected: threads, or nio with --rate > 0)");
         }
         int conns = connections != null ? connections : generatorKind.equals("nio") ? 512 : 32;
         Path jar = proxyJar != null ? proxyJar : defaultJar();
         if (wanted.stream().anyMatch(r -> r.startsWith("locus")) && !Files.isRegularFile(jar)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--proxy-jar: " + jar.toAbsolutePath()
-                    + " does not exist (expected: the shaded jar; build it with "
-                    + "mvn -B -ntp -pl memcached-proxy -am package -DskipTests)");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--proxy-jar: " + jar.toAbsolutePath()
+                            + " does not exist (expected: the shaded jar; build it with "
+                            + "mvn -B -ntp -pl memcached-proxy -am package -DskipTests)");
         }
-        Path dir = (out != null ? out : Files.isRegularFile(Path.of("benchmarks", "pom.xml"))
-                ? Path.of("benchmarks", "target", "bench") : Path.of("target", "bench")).toAbsolutePath();
+        Path dir = (out != null
+                        ? out
+                        : Files.isRegularFile(Path.of("benchmarks", "pom.xml"))
+                                ? Path.of("benchmarks", "target", "bench")
+                                : Path.of("target", "bench"))
+                .toAbsolutePath();
         Path hosts = dir.resolve("hosts");
         Files.createDirectories(hosts);
 
-        KeySource keys = trace != null ? TraceKeys.read(trace, traceLimit)
-                : new ZipfKeys(TenantProfile.defaults(), keysEach);
-        LoadGenerator.Settings settings = new LoadGenerator.Settings(conns, rate, getFraction, seed,
-                warm * 1_000_000_000L, measure * 1_000_000_000L, emulation);
-        String load = generatorKind.equals("nio") ? String.format(Locale.ROOT, "open loop (one Poisson stream) at %.0f "
-                + "ops/s, nio generator: each request sent at its arrival on an idle connection (at most %d in all, "
-                + "one request in flight each), else it waits in the generator", rate, conns)
-                : rate > 0 ? String.format(Locale.ROOT, "open loop (Poisson per thread) at %.0f ops/s over %d "
-                + "connections, one request in flight each", rate, conns)
-                : "closed loop, " + conns + " connections, one request in flight each";
+        KeySource keys =
+                trace != null ? TraceKeys.read(trace, traceLimit) : new ZipfKeys(TenantProfile.defaults(), keysEach);
+        LoadGenerator.Settings settings = new LoadGenerator.Settings(
+                conns, rate, getFraction, seed, warm * 1_000_000_000L, measure * 1_000_000_000L, emulation);
+        String load = generatorKind.equals("nio")
+                ? String.format(
+                        Locale.ROOT,
+                        "open loop (one Poisson stream) at %.0f "
+                                + "ops/s, nio generator: each request sent at its arrival on an idle connection (at most %d in all, "
+                                + "one request in flight each), else it waits in the generator",
+                        rate,
+                        conns)
+                : rate > 0
+                        ? String.format(
+                                Locale.ROOT,
+                                "open loop (Poisson per thread) at %.0f ops/s over %d "
+                                        + "connections, one request in flight each",
+                                rate,
+                                conns)
+                        : "closed loop, " + conns + " connections, one request in flight each";
 
         stdout.println("# Locus memcached proxy benchmark, " + Instant.now());
         stdout.println("# backends: " + backends + " x memcached (-t 1), preloaded with every key; emulation: "
-                + emulation.description() + (emulation.shimmed() ? String.format(Locale.ROOT,
-                " (capacity about %.0f ops/s per backend)", 1e9 / emulation.meanServiceNanos()) : ""));
+                + emulation.description()
+                + (emulation.shimmed()
+                        ? String.format(
+                                Locale.ROOT,
+                                " (capacity about %.0f ops/s per backend)",
+                                1e9 / emulation.meanServiceNanos())
+                        : ""));
         stdout.println("# deadlines (key prefix tenant:range:, proxy deadline_rules): R1 "
                 + emulation.deadlineMillis(DeadlineRange.R1) + " ms, R2 " + emulation.deadlineMillis(DeadlineRange.R2)
                 + " ms, R3 " + emulation.deadlineMillis(DeadlineRange.R3) + " ms, b = best-effort");
         stdout.println("# workload: " + keys.describe() + "; " + Math.round(getFraction * 100) + "% get (a miss is "
                 + "followed by a set), rest set; " + load + "; warm-up " + warm + " s, measured " + measure
                 + " s per row; seed " + seed);
-        for (TenantProfile t : keys.tenants().subList(0, Math.min(8, keys.tenants().size()))) {
-            stdout.println(String.format(Locale.ROOT, "#   tenant %-8s share %.2f  R1 %.2f R2 %.2f R3 %.2f "
-                    + "best-effort %.2f  level %s", t.name(), t.share(), t.r1(), t.r2(), t.r3(),
-                    1 - t.r1() - t.r2() - t.r3(), t.level()));
+        for (TenantProfile t :
+                keys.tenants().subList(0, Math.min(8, keys.tenants().size()))) {
+            stdout.println(String.format(
+                    Locale.ROOT,
+                    "#   tenant %-8s share %.2f  R1 %.2f R2 %.2f R3 %.2f " + "best-effort %.2f  level %s",
+                    t.name(),
+                    t.share(),
+                    t.r1(),
+                    t.r2(),
+                    t.r3(),
+                    1 - t.r1() - t.r2() - t.r3(),
+                    t.level()));
         }
         stdout.println("# rows: direct = clients straight to the (shimmed) memcached servers, key placement by FNV-1a "
-                + "mod n; twemproxy = nutcracker, ketama + fnv1a_64; " + java.util.Arrays.stream(LocusMode.values())
-                .map(m -> m.label() + " = " + m.description()).collect(java.util.stream.Collectors.joining("; ")));
-        stdout.println("# load average before: " + loadAverage() + (busyLoops > 0 ? "; " + busyLoops
-                + " 'nice -n 19' busy loops keep the vCPUs awake during the run (--busy-loops)" : ""));
+                + "mod n; twemproxy = nutcracker, ketama + fnv1a_64; "
+                + java.util.Arrays.stream(LocusMode.values())
+                        .map(m -> m.label() + " = " + m.description())
+                        .collect(java.util.stream.Collectors.joining("; ")));
+        stdout.println("# load average before: " + loadAverage()
+                + (busyLoops > 0
+                        ? "; " + busyLoops
+                                + " 'nice -n 19' busy loops keep the vCPUs awake during the run (--busy-loops)"
+                        : ""));
         stdout.flush();
 
         long distinct = keys.distinctKeys();
@@ -212,20 +293,24 @@ public final class ProxyBench implements Callable<Integer> {
         BusyLoops spinners = BusyLoops.start(busyLoops);
         pidsStarted.addAll(spinners.pids());
         int failures = 0;
-        try (MemcachedServers servers = MemcachedServers.start(backends,
-                MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
+        try (MemcachedServers servers = MemcachedServers.start(
+                backends, MemcachedConfig.DEFAULTS.withThreads(1).withMemoryMegabytes(megabytes), hosts)) {
             servers.servers().forEach(s -> pidsStarted.addAll(s.pidsStarted()));
             progress.printf(Locale.ROOT, "preloading %d keys into %d memcached servers ...%n", distinct, backends);
             long dataBytes = Preloader.preload(keys, servers.addresses());
             long localCapacity = Math.max(1, (long) (dataBytes * localFraction));
-            stdout.println(String.format(Locale.ROOT, "# data: %d keys, %.1f MiB of keys+values per copy; Locus "
-                    + "local.capacity_bytes %d (%.1f%%)", distinct, dataBytes / 1048576.0, localCapacity,
+            stdout.println(String.format(
+                    Locale.ROOT,
+                    "# data: %d keys, %.1f MiB of keys+values per copy; Locus " + "local.capacity_bytes %d (%.1f%%)",
+                    distinct,
+                    dataBytes / 1048576.0,
+                    localCapacity,
                     100 * localFraction));
             List<InetSocketAddress> backendAddresses = new ArrayList<>();
             for (int i = 0; i < backends; i++) {
                 if (emulation.shimmed()) {
-                    SlowShim shim = SlowShim.start("memcached-" + i, servers.get(i).address(), emulation,
-                            seed * 31 + i);
+                    SlowShim shim =
+                            SlowShim.start("memcached-" + i, servers.get(i).address(), emulation, seed * 31 + i);
                     shims.add(shim);
                     backendAddresses.add(shim.address());
                 } else {
@@ -237,11 +322,15 @@ public final class ProxyBench implements Callable<Integer> {
                 index++;
                 String tag = "[" + index + "/" + wanted.size() + " " + row + "]";
                 try {
-                    RowResult result = runRow(row, tag, jar, hosts, keys, settings, generator, backendAddresses,
-                            localCapacity);
+                    RowResult result =
+                            runRow(row, tag, jar, hosts, keys, settings, generator, backendAddresses, localCapacity);
                     results.add(result);
                     if (result.ran()) {
-                        progress.printf(Locale.ROOT, "%s done: %.0f ops/s%n", tag, result.result().throughput());
+                        progress.printf(
+                                Locale.ROOT,
+                                "%s done: %.0f ops/s%n",
+                                tag,
+                                result.result().throughput());
                     } else {
                         progress.printf("%s not available: %s%n", tag, result.unavailable());
                     }
@@ -251,7 +340,8 @@ public final class ProxyBench implements Callable<Integer> {
                     progress.printf("%s FAILED: %s%n", tag, e);
                 }
             }
-            long evictions = servers.servers().stream().mapToLong(s -> Long.parseLong(s.stats().get("evictions")))
+            long evictions = servers.servers().stream()
+                    .mapToLong(s -> Long.parseLong(s.stats().get("evictions")))
                     .sum();
             StringBuilder spread = new StringBuilder();
             for (MemcachedServer s : servers.servers()) {
@@ -272,20 +362,27 @@ public final class ProxyBench implements Callable<Integer> {
             stdout.println("# backend evictions: " + evictions + "; backend cmd_get (all rows):" + spread);
             for (SlowShim shim : shims) {
                 long[] c = shim.counters();
-                stdout.println(String.format(Locale.ROOT, "# %s: %d replies, emulated busy %.1f s", shim, c[0],
-                        c[1] / 1e9));
+                stdout.println(
+                        String.format(Locale.ROOT, "# %s: %d replies, emulated busy %.1f s", shim, c[0], c[1] / 1e9));
             }
             for (String line : cpuLines) {
-                stdout.println(line.startsWith("stats deadline ") || line.startsWith("generator ")
-                        || line.startsWith("clocks ") ? "# " + line
-                        : "# proxy CPU " + line);
+                stdout.println(
+                        line.startsWith("stats deadline ")
+                                        || line.startsWith("generator ")
+                                        || line.startsWith("clocks ")
+                                ? "# " + line
+                                : "# proxy CPU " + line);
             }
             stdout.println("# load average after: " + loadAverage());
             Files.writeString(dir.resolve("proxy-bench.txt"), table);
             Files.writeString(dir.resolve("proxy-bench.csv"), ResultTable.csv(results, keys.tenants()));
             try {
-                Path png = Charts.write(results, keys.tenants(), dir, "memcached proxy, " + emulation.name()
-                        .toLowerCase(Locale.ROOT) + ", " + conns + " connections");
+                Path png = Charts.write(
+                        results,
+                        keys.tenants(),
+                        dir,
+                        "memcached proxy, " + emulation.name().toLowerCase(Locale.ROOT) + ", " + conns
+                                + " connections");
                 stdout.println("# written: " + dir.resolve("proxy-bench.csv") + ", " + png);
             } catch (IOException | RuntimeException | Error e) {
                 stdout.println("# written: " + dir.resolve("proxy-bench.csv") + " (no chart: " + e + ")");
@@ -298,14 +395,29 @@ public final class ProxyBench implements Callable<Integer> {
         return failures == 0 ? 0 : 1;
     }
 
-    private RowResult runRow(String row, String tag, Path jar, Path hosts, KeySource keys,
-            LoadGenerator.Settings settings, Generator generator, List<InetSocketAddress> backendAddresses,
-            long localCapacity) throws InterruptedException {
+    private RowResult runRow(
+            String row,
+            String tag,
+            Path jar,
+            Path hosts,
+            KeySource keys,
+            LoadGenerator.Settings settings,
+            Generator generator,
+            List<InetSocketAddress> backendAddresses,
+            long localCapacity)
+            throws InterruptedException {
         switch (row) {
             case "direct":
-                return new RowResult(row, "direct memcached (client-side placement)",
-                        measured(tag, generator, settings, () -> generator.run(new LoadGenerator.Target(row,
-                                backendAddresses), keys, settings)), Double.NaN, null);
+                return new RowResult(
+                        row,
+                        "direct memcached (client-side placement)",
+                        measured(
+                                tag,
+                                generator,
+                                settings,
+                                () -> generator.run(new LoadGenerator.Target(row, backendAddresses), keys, settings)),
+                        Double.NaN,
+                        null);
             case "twemproxy": {
                 Nutcracker.Builder builder = Nutcracker.builder(hosts);
                 for (int i = 0; i < backendAddresses.size(); i++) {
@@ -314,9 +426,12 @@ public final class ProxyBench implements Callable<Integer> {
                 try (Nutcracker nutcracker = builder.start()) {
                     pidsStarted.add(nutcracker.pid());
                     ProcessCpu cpu = ProcessCpu.start(nutcracker.pid(), generator::completed, settings.warmupNanos());
-                    LoadGenerator.Result result = measured(tag, generator, settings,
-                            () -> generator.run(new LoadGenerator.Target(row, List.of(nutcracker.address())), keys,
-                                    settings));
+                    LoadGenerator.Result result = measured(
+                            tag,
+                            generator,
+                            settings,
+                            () -> generator.run(
+                                    new LoadGenerator.Target(row, List.of(nutcracker.address())), keys, settings));
                     cpuLines.add(cpu.line(row));
                     return new RowResult(row, "twemproxy " + nutcracker.version(), result, Double.NaN, null);
                 }
@@ -344,7 +459,12 @@ public final class ProxyBench implements Callable<Integer> {
                     return new RowResult(row, mode.description(), null, Double.NaN, refused);
                 }
                 progress.printf("%s starting %s%n", tag, jar.getFileName());
-                try (LocusProxy proxy = LocusProxy.start(row, jar, yaml, port, hosts,
+                try (LocusProxy proxy = LocusProxy.start(
+                        row,
+                        jar,
+                        yaml,
+                        port,
+                        hosts,
                         proxyJvmArgs.stream().map(a -> a.replace("{row}", row)).toList())) {
                     pidsStarted.add(proxy.pid());
                     Map<String, String> before = proxy.stats();
@@ -352,18 +472,24 @@ public final class ProxyBench implements Callable<Integer> {
                     // The proxy's own counters at the start of the measured window, to compare clocks over it.
                     java.util.concurrent.atomic.AtomicReference<Map<String, String>> atMeasure =
                             new java.util.concurrent.atomic.AtomicReference<>(Map.of());
-                    Thread snapshot = new Thread(() -> {
-                        try {
-                            Thread.sleep(settings.warmupNanos() / 1_000_000 + 50);
-                        } catch (InterruptedException e) {
-                            return;
-                        }
-                        atMeasure.set(proxy.stats());
-                    }, "bench-stats-snapshot");
+                    Thread snapshot = new Thread(
+                            () -> {
+                                try {
+                                    Thread.sleep(settings.warmupNanos() / 1_000_000 + 50);
+                                } catch (InterruptedException e) {
+                                    return;
+                                }
+                                atMeasure.set(proxy.stats());
+                            },
+                            "bench-stats-snapshot");
                     snapshot.setDaemon(true);
                     snapshot.start();
-                    LoadGenerator.Result result = measured(tag, generator, settings, () -> generator.run(
-                            new LoadGenerator.Target(row, List.of(proxy.address())), keys, settings));
+                    LoadGenerator.Result result = measured(
+                            tag,
+                            generator,
+                            settings,
+                            () -> generator.run(
+                                    new LoadGenerator.Target(row, List.of(proxy.address())), keys, settings));
                     cpuLines.add(cpu.line(row));
                     Map<String, String> after = proxy.stats();
                     String clocks = clockLine(row, keys.tenants(), result, generator, atMeasure.get(), after);
@@ -374,11 +500,12 @@ public final class ProxyBench implements Callable<Integer> {
                     if (!deadline.isEmpty() && !deadline.containsKey("mode")) {
                         // The proxy's own view of the row (its clock, one I/O thread's schedulers), for reading misses.
                         StringBuilder line = new StringBuilder(row + ":");
-                        deadline.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
+                        deadline.forEach(
+                                (k, v) -> line.append(' ').append(k).append('=').append(v));
                         cpuLines.add("stats deadline " + line);
                     }
-                    return new RowResult(row, mode.description(), result, LocusModes.localHitRatio(before, after),
-                            null);
+                    return new RowResult(
+                            row, mode.description(), result, LocusModes.localHitRatio(before, after), null);
                 }
             }
         }
@@ -390,8 +517,13 @@ public final class ProxyBench implements Callable<Integer> {
      * and the proxy's ({@code locus_tenant:<id>:deadlines_met/missed} of its {@code stats}, from reading the request
      * to completing the reply, differenced over the window). Null if the proxy has no such counters.
      */
-    static String clockLine(String row, List<TenantProfile> tenants, LoadGenerator.Result result, Generator generator,
-            Map<String, String> atMeasure, Map<String, String> after) {
+    static String clockLine(
+            String row,
+            List<TenantProfile> tenants,
+            LoadGenerator.Result result,
+            Generator generator,
+            Map<String, String> atMeasure,
+            Map<String, String> after) {
         int t = DeadlineReport.tightestTenant(tenants);
         String p = "locus_tenant:" + tenants.get(t).name() + ":";
         if (!after.containsKey(p + "deadlines_met") || !atMeasure.containsKey(p + "deadlines_met")) {
@@ -403,73 +535,98 @@ public final class ProxyBench implements Callable<Integer> {
         OpStats s = result.perTenant().get(t);
         long admitted = s.deadlineGets() - s.deadlineRejected();
         double fromSend = generator.admittedMetFromSend(t);
-        return String.format(Locale.ROOT, "clocks %s %s admitted met: client from the intended start %.1f%%, %sproxy "
-                + "%.1f%% (%d met, %d missed by its clock over the window)", row, tenants.get(t).name(),
-                admitted == 0 ? Double.NaN : 100.0 * s.deadlinesMet() / admitted, Double.isNaN(fromSend) ? ""
+        return String.format(
+                Locale.ROOT,
+                "clocks %s %s admitted met: client from the intended start %.1f%%, %sproxy "
+                        + "%.1f%% (%d met, %d missed by its clock over the window)",
+                row,
+                tenants.get(t).name(),
+                admitted == 0 ? Double.NaN : 100.0 * s.deadlinesMet() / admitted,
+                Double.isNaN(fromSend)
+                        ? ""
                         : String.format(Locale.ROOT, "client from the send %.1f%%, ", 100 * fromSend),
-                met + missed == 0 ? Double.NaN : 100.0 * met / (met + missed), met, missed);
+                met + missed == 0 ? Double.NaN : 100.0 * met / (met + missed),
+                met,
+                missed);
     }
 
     /** Each row's p50 and p99 minus direct memcached's, microseconds (from the same histograms as the table). */
     static List<String> addedLatency(List<RowResult> rows) {
-        RowResult direct = rows.stream().filter(r -> r.ran() && r.label().equals("direct")).findFirst().orElse(null);
+        RowResult direct = rows.stream()
+                .filter(r -> r.ran() && r.label().equals("direct"))
+                .findFirst()
+                .orElse(null);
         List<String> out = new ArrayList<>();
         if (direct == null) {
             return out;
         }
         OpStats d = direct.result().total();
-        StringBuilder line = new StringBuilder("# added latency vs direct (us, all requests, from the intended start):");
+        StringBuilder line =
+                new StringBuilder("# added latency vs direct (us, all requests, from the intended start):");
         for (RowResult r : rows) {
             if (r.ran() && r != direct) {
                 OpStats s = r.result().total();
-                line.append(String.format(Locale.ROOT, " %s p50 %+.0f p99 %+.0f;", r.label(),
+                line.append(String.format(
+                        Locale.ROOT,
+                        " %s p50 %+.0f p99 %+.0f;",
+                        r.label(),
                         (s.latencyMillis(50) - d.latencyMillis(50)) * 1000,
                         (s.latencyMillis(99) - d.latencyMillis(99)) * 1000));
             }
         }
         out.add(line.toString());
         if (!Double.isNaN(d.fromSendMillis(50))) {
-            StringBuilder send = new StringBuilder("# added latency vs direct from the send (us, without the "
-                    + "generator's own lag):");
+            StringBuilder send = new StringBuilder(
+                    "# added latency vs direct from the send (us, without the " + "generator's own lag):");
             for (RowResult r : rows) {
                 if (r.ran() && r != direct) {
                     OpStats s = r.result().total();
-                    send.append(String.format(Locale.ROOT, " %s p50 %+.0f p99 %+.0f;", r.label(),
+                    send.append(String.format(
+                            Locale.ROOT,
+                            " %s p50 %+.0f p99 %+.0f;",
+                            r.label(),
                             (s.fromSendMillis(50) - d.fromSendMillis(50)) * 1000,
                             (s.fromSendMillis(99) - d.fromSendMillis(99)) * 1000));
                 }
             }
-            send.append(String.format(Locale.ROOT, " (direct p50 %.3f ms, p99 %.3f ms)", d.fromSendMillis(50),
-                    d.fromSendMillis(99)));
+            send.append(String.format(
+                    Locale.ROOT, " (direct p50 %.3f ms, p99 %.3f ms)", d.fromSendMillis(50), d.fromSendMillis(99)));
             out.add(send.toString());
         }
         return out;
     }
 
     /** Runs one load phase while a daemon prints progress lines to stderr every 2 s. */
-    private LoadGenerator.Result measured(String tag, Generator generator, LoadGenerator.Settings settings,
-            Phase phase) throws InterruptedException {
+    private LoadGenerator.Result measured(String tag, Generator generator, LoadGenerator.Settings settings, Phase phase)
+            throws InterruptedException {
         long start = System.nanoTime();
         long total = settings.warmupNanos() + settings.measureNanos();
-        Thread ticker = new Thread(() -> {
-            long last = generator.completed();
-            long lastTime = System.nanoTime();
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(2000);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                long now = System.nanoTime();
-                long done = generator.completed();
-                long elapsed = now - start;
-                progress.printf(Locale.ROOT, "%s %s %4.0f/%.0f s  %.0f ops/s%n", tag,
-                        elapsed < settings.warmupNanos() ? "warm-up" : "measure", elapsed / 1e9, total / 1e9,
-                        (done - last) * 1e9 / (now - lastTime));
-                last = done;
-                lastTime = now;
-            }
-        }, "bench-progress");
+        Thread ticker = new Thread(
+                () -> {
+                    long last = generator.completed();
+                    long lastTime = System.nanoTime();
+                    while (!Thread.currentThread().isInterrupted()) {
+                        try {
+                            Thread.sleep(2000);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        long now = System.nanoTime();
+                        long done = generator.completed();
+                        long elapsed = now - start;
+                        progress.printf(
+                                Locale.ROOT,
+                                "%s %s %4.0f/%.0f s  %.0f ops/s%n",
+                                tag,
+                                elapsed < settings.warmupNanos() ? "warm-up" : "measure",
+                                elapsed / 1e9,
+                                total / 1e9,
+                                (done - last) * 1e9 / (now - lastTime));
+                        last = done;
+                        lastTime = now;
+                    }
+                },
+                "bench-progress");
         ticker.setDaemon(true);
         ticker.start();
         try {
@@ -497,8 +654,8 @@ public final class ProxyBench implements Callable<Integer> {
 
     private static String loadAverage() {
         try {
-            return Files.readString(Path.of("/proc/loadavg")).strip() + " (" + Runtime.getRuntime()
-                    .availableProcessors() + " cores)";
+            return Files.readString(Path.of("/proc/loadavg")).strip() + " ("
+                    + Runtime.getRuntime().availableProcessors() + " cores)";
         } catch (IOException e) {
             return "unknown";
         }

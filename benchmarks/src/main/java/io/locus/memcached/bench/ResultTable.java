@@ -11,15 +11,23 @@ import java.util.Optional;
  * deadline whose value came back within it.
  */
 public final class ResultTable {
-    private ResultTable() {
-    }
+    private ResultTable() {}
 
     /** The text table, one line per row, headed by the column names. */
     public static String text(List<RowResult> rows, List<TenantProfile> tenants) {
         List<TenantProfile> shown = tenants.subList(0, Math.min(4, tenants.size()));
-        StringBuilder header = new StringBuilder(String.format(Locale.ROOT,
-                "%-14s %9s %9s %8s %8s %6s %6s %6s %6s", "row", "ops/s", "values/s", "p50 ms", "p99 ms", "hit",
-                "local", "rej", "met"));
+        StringBuilder header = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%-14s %9s %9s %8s %8s %6s %6s %6s %6s",
+                "row",
+                "ops/s",
+                "values/s",
+                "p50 ms",
+                "p99 ms",
+                "hit",
+                "local",
+                "rej",
+                "met"));
         for (TenantProfile t : shown) {
             header.append(String.format(Locale.ROOT, " %11s", "met " + abbreviate(t.name())));
         }
@@ -34,15 +42,31 @@ public final class ResultTable {
                 continue;
             }
             OpStats all = row.result().total();
-            out.append(String.format(Locale.ROOT, "%-14s %9.0f %9.0f %8.3f %8.3f %6s %6s %6s %6s", row.label(),
-                    row.result().throughput(), all.hits / row.result().measuredSeconds(), all.latencyMillis(50),
-                    all.latencyMillis(99), pct(all.hitRatio()),
-                    pct(row.localHitRatio()), pct(all.rejectRatio()), pct(all.metRatio())));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "%-14s %9.0f %9.0f %8.3f %8.3f %6s %6s %6s %6s",
+                    row.label(),
+                    row.result().throughput(),
+                    all.hits / row.result().measuredSeconds(),
+                    all.latencyMillis(50),
+                    all.latencyMillis(99),
+                    pct(all.hitRatio()),
+                    pct(row.localHitRatio()),
+                    pct(all.rejectRatio()),
+                    pct(all.metRatio())));
             for (int t = 0; t < shown.size(); t++) {
-                out.append(String.format(Locale.ROOT, " %11s", pct(row.result().perTenant().get(t).metRatio())));
+                out.append(String.format(
+                        Locale.ROOT,
+                        " %11s",
+                        pct(row.result().perTenant().get(t).metRatio())));
             }
-            out.append(String.format(Locale.ROOT, " %9s %9s %9s %9s", ratio(row, direct, false),
-                    ratio(row, twem, false), ratio(row, direct, true), ratio(row, twem, true)));
+            out.append(String.format(
+                    Locale.ROOT,
+                    " %9s %9s %9s %9s",
+                    ratio(row, direct, false),
+                    ratio(row, twem, false),
+                    ratio(row, direct, true),
+                    ratio(row, twem, true)));
             out.append('\n');
         }
         return out.toString();
@@ -57,22 +81,41 @@ public final class ResultTable {
         Optional<RowResult> twem = find(rows, "twemproxy");
         for (RowResult row : rows) {
             if (!row.ran()) {
-                out.append(row.label()).append(",ALL").append(",".repeat(20)).append('"')
-                        .append(row.unavailable().replace('"', '\'')).append("\"\n");
+                out.append(row.label())
+                        .append(",ALL")
+                        .append(",".repeat(20))
+                        .append('"')
+                        .append(row.unavailable().replace('"', '\''))
+                        .append("\"\n");
                 continue;
             }
             for (int t = -1; t < tenants.size(); t++) {
-                OpStats s = t < 0 ? row.result().total() : row.result().perTenant().get(t);
-                out.append(String.join(",", row.label(), t < 0 ? "ALL" : tenants.get(t).name(),
-                        Long.toString(s.ops()), num(s.ops() / row.result().measuredSeconds()),
-                        num(s.hits / row.result().measuredSeconds()),
-                        num(s.latencyMillis(50)), num(s.latencyMillis(99)), num(s.latencyMillis(99.9)),
-                        Long.toString(s.gets), num(s.hitRatio()), num(t < 0 ? row.localHitRatio() : Double.NaN),
-                        num(s.rejectRatio()), Long.toString(s.errors), num(s.metRatio()),
-                        num(s.metRatio(DeadlineRange.R1)), num(s.metRatio(DeadlineRange.R2)),
-                        num(s.metRatio(DeadlineRange.R3)),
-                        t < 0 ? ratio(row, direct, false) : "", t < 0 ? ratio(row, twem, false) : "",
-                        t < 0 ? ratio(row, direct, true) : "", t < 0 ? ratio(row, twem, true) : "", ""))
+                OpStats s =
+                        t < 0 ? row.result().total() : row.result().perTenant().get(t);
+                out.append(String.join(
+                                ",",
+                                row.label(),
+                                t < 0 ? "ALL" : tenants.get(t).name(),
+                                Long.toString(s.ops()),
+                                num(s.ops() / row.result().measuredSeconds()),
+                                num(s.hits / row.result().measuredSeconds()),
+                                num(s.latencyMillis(50)),
+                                num(s.latencyMillis(99)),
+                                num(s.latencyMillis(99.9)),
+                                Long.toString(s.gets),
+                                num(s.hitRatio()),
+                                num(t < 0 ? row.localHitRatio() : Double.NaN),
+                                num(s.rejectRatio()),
+                                Long.toString(s.errors),
+                                num(s.metRatio()),
+                                num(s.metRatio(DeadlineRange.R1)),
+                                num(s.metRatio(DeadlineRange.R2)),
+                                num(s.metRatio(DeadlineRange.R3)),
+                                t < 0 ? ratio(row, direct, false) : "",
+                                t < 0 ? ratio(row, twem, false) : "",
+                                t < 0 ? ratio(row, direct, true) : "",
+                                t < 0 ? ratio(row, twem, true) : "",
+                                ""))
                         .append('\n');
             }
         }
@@ -87,8 +130,11 @@ public final class ResultTable {
         if (base.isEmpty()) {
             return "-";
         }
-        double mine = p99 ? row.result().total().latencyMillis(99) : row.result().throughput();
-        double theirs = p99 ? base.get().result().total().latencyMillis(99) : base.get().result().throughput();
+        double mine =
+                p99 ? row.result().total().latencyMillis(99) : row.result().throughput();
+        double theirs = p99
+                ? base.get().result().total().latencyMillis(99)
+                : base.get().result().throughput();
         return theirs > 0 && !Double.isNaN(mine) ? String.format(Locale.ROOT, "%.2fx", mine / theirs) : "-";
     }
 

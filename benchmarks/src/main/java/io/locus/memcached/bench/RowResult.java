@@ -9,8 +9,8 @@ package io.locus.memcached.bench;
  * @param localHitRatio the proxy's own in-proxy cache hit ratio from its {@code stats}; NaN if it has none
  * @param unavailable why the row did not run; null if it ran
  */
-public record RowResult(String label, String description, LoadGenerator.Result result, double localHitRatio,
-        String unavailable) {
+public record RowResult(
+        String label, String description, LoadGenerator.Result result, double localHitRatio, String unavailable) {
     /** Whether the row ran. */
     public boolean ran() {
         return result != null;

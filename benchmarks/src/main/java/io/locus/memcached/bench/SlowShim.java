@@ -14,8 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -75,11 +75,11 @@ public final class SlowShim implements AutoCloseable {
      * @throws IllegalArgumentException if the mean is not positive for a shimmed profile
      * @throws UncheckedIOException if no port can be bound
      */
-    public static SlowShim start(String name, InetSocketAddress backend, Emulation emulation, double meanServiceNanos,
-            long seed) {
+    public static SlowShim start(
+            String name, InetSocketAddress backend, Emulation emulation, double meanServiceNanos, long seed) {
         if (emulation.shimmed() && !(meanServiceNanos > 0)) {
-            throw new IllegalArgumentException("shim " + name + ": mean service time " + meanServiceNanos
-                    + " ns (expected: > 0)");
+            throw new IllegalArgumentException(
+                    "shim " + name + ": mean service time " + meanServiceNanos + " ns (expected: > 0)");
         }
         try {
             return new SlowShim(name, backend, emulation, meanServiceNanos, seed);
@@ -139,7 +139,8 @@ public final class SlowShim implements AutoCloseable {
 
     private void pump(Socket from, Socket to) {
         byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 out.write(buffer, 0, n);
@@ -288,7 +289,8 @@ public final class SlowShim implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "SlowShim[" + name + " " + address() + " -> " + backend + ", " + emulation.name().toLowerCase() + "]";
+        return "SlowShim[" + name + " " + address() + " -> " + backend + ", "
+                + emulation.name().toLowerCase() + "]";
     }
 
     /** ASCII bytes of a string (protocol lines). */

@@ -23,8 +23,8 @@ public record TenantProfile(String name, double share, double r1, double r2, dou
             throw new IllegalArgumentException("tenant name \"" + name + "\" (expected: 1..32 of A-Z a-z 0-9 . _ -)");
         }
         if (!(share > 0) || r1 < 0 || r2 < 0 || r3 < 0 || r1 + r2 + r3 > 1 + 1e-9) {
-            throw new IllegalArgumentException("tenant " + name + ": share " + share + ", ranges " + r1 + "/" + r2
-                    + "/" + r3 + " (expected: share > 0, each range >= 0, sum of ranges <= 1)");
+            throw new IllegalArgumentException("tenant " + name + ": share " + share + ", ranges " + r1 + "/" + r2 + "/"
+                    + r3 + " (expected: share > 0, each range >= 0, sum of ranges <= 1)");
         }
     }
 

@@ -65,8 +65,8 @@ public final class TraceKeys implements KeySource {
         } else if (name.startsWith("scarab-")) {
             cache2k = false;
         } else {
-            throw new IllegalArgumentException("trace file name \"" + name
-                    + "\" (expected: cache2k-*.trace.xz or scarab-*.trace.xz)");
+            throw new IllegalArgumentException(
+                    "trace file name \"" + name + "\" (expected: cache2k-*.trace.xz or scarab-*.trace.xz)");
         }
         if (limit <= 0) {
             throw new IllegalArgumentException("trace limit " + limit + " (expected: > 0)");

@@ -8,12 +8,12 @@ package io.locus.memcached.bench;
 public final class ValueSizes {
     /** Largest value drawn, bytes (the tail is clamped here). */
     public static final int MAX_VALUE_BYTES = 64 * 1024;
+
     private static final double GPD_SCALE = 214.476;
     private static final double GPD_SHAPE = 0.348238;
     private static final long SEED_SIZE = 0xABC98388FB8FAC03L;
 
-    private ValueSizes() {
-    }
+    private ValueSizes() {}
 
     /** The value size of a key, bytes, in [1, {@value #MAX_VALUE_BYTES}]. */
     public static int bytesOf(long key) {

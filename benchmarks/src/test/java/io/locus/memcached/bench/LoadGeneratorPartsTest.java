@@ -60,8 +60,11 @@ class LoadGeneratorPartsTest {
             TenantProfile t = keys.tenants().get(x.tenant());
             assertTrue(x.key().startsWith(t.name() + ":" + x.range().code() + ":"), x.key());
             assertTrue(x.key().length() <= 60 && !x.key().contains(" "), x.key());
-            assertEquals(x.valueBytes(), ValueSizes.bytesOf(Long.parseUnsignedLong(x.key().substring(
-                    x.key().lastIndexOf(':') + 1), 16)), "value size is the key's");
+            assertEquals(
+                    x.valueBytes(),
+                    ValueSizes.bytesOf(
+                            Long.parseUnsignedLong(x.key().substring(x.key().lastIndexOf(':') + 1), 16)),
+                    "value size is the key's");
             perTenant[x.tenant()]++;
             if (t.name().equals("gold")) {
                 gold++;
@@ -89,7 +92,9 @@ class LoadGeneratorPartsTest {
         long type17 = (17L << 27) | 5;
         long type3 = (3L << 27) | 9;
         TraceKeys trace = TraceKeys.of("cache2k-test", new long[] {type17, type3, type17, type17}, true);
-        assertEquals(List.of("type-17", "type-3"), trace.tenants().stream().map(TenantProfile::name).toList());
+        assertEquals(
+                List.of("type-17", "type-3"),
+                trace.tenants().stream().map(TenantProfile::name).toList());
         assertEquals(0.75, trace.tenants().get(0).share(), 1e-9);
         Access a = trace.access(type17);
         assertEquals(0, a.tenant());
@@ -105,14 +110,16 @@ class LoadGeneratorPartsTest {
         trace.forEachKey(x -> distinct[n[0]++] = keyOf(x));
         assertEquals(2, n[0]);
         TraceKeys scarab = TraceKeys.of("scarab-test", new long[] {-1L, 7L}, false);
-        assertEquals(List.of("scarab"), scarab.tenants().stream().map(TenantProfile::name).toList());
+        assertEquals(
+                List.of("scarab"),
+                scarab.tenants().stream().map(TenantProfile::name).toList());
         assertThrows(IllegalArgumentException.class, () -> TraceKeys.read(Path.of("other.trace.xz"), 10));
     }
 
     @Test
     void realTraceReadsWithTypesAsTenants() throws IOException {
-        Path orm = Path.of(System.getProperty("locus.shared.dir", "../../shared"), "traces", "kv",
-                "cache2k-orm-busy.trace.xz");
+        Path orm = Path.of(
+                System.getProperty("locus.shared.dir", "../../shared"), "traces", "kv", "cache2k-orm-busy.trace.xz");
         if (!Files.isRegularFile(orm)) {
             orm = Path.of("/work/shared/traces/kv/cache2k-orm-busy.trace.xz");
         }
@@ -128,9 +135,9 @@ class LoadGeneratorPartsTest {
     void opStatsCountsDeadlinesMetOnlyForTimelyHits() {
         OpStats s = new OpStats();
         long d = 2_000_000;
-        s.recordGet(1_000_000, OpStats.Reply.HIT, DeadlineRange.R1, d);   // met
-        s.recordGet(3_000_000, OpStats.Reply.HIT, DeadlineRange.R1, d);   // late
-        s.recordGet(500_000, OpStats.Reply.MISS, DeadlineRange.R1, d);    // a miss is no answer
+        s.recordGet(1_000_000, OpStats.Reply.HIT, DeadlineRange.R1, d); // met
+        s.recordGet(3_000_000, OpStats.Reply.HIT, DeadlineRange.R1, d); // late
+        s.recordGet(500_000, OpStats.Reply.MISS, DeadlineRange.R1, d); // a miss is no answer
         s.recordGet(100_000, OpStats.Reply.REJECTED, DeadlineRange.R2, d);
         s.recordGet(9_000_000, OpStats.Reply.HIT, DeadlineRange.BEST_EFFORT, -1);
         s.recordSet(400_000, OpStats.Reply.STORED);
@@ -153,7 +160,10 @@ class LoadGeneratorPartsTest {
         assertEquals(12, merged.latencyMicros.getTotalCount());
         OpStats slow = new OpStats();
         slow.recordSet(Long.MAX_VALUE / 2, OpStats.Reply.STORED);
-        assertEquals(OpStats.MAX_MICROS / 1000.0, slow.latencyMillis(100), OpStats.MAX_MICROS / 1000.0 * 0.01,
+        assertEquals(
+                OpStats.MAX_MICROS / 1000.0,
+                slow.latencyMillis(100),
+                OpStats.MAX_MICROS / 1000.0 * 0.01,
                 "latencies beyond the histogram are clamped, not lost");
     }
 
@@ -168,11 +178,17 @@ class LoadGeneratorPartsTest {
             replies.add(reply.toString(StandardCharsets.US_ASCII));
             reply.reset();
         }
-        assertEquals(List.of("VALUE a 0 3\r\nabc\r\nVALUE b 0 2\r\n\r\n\r\nEND\r\n", "STORED\r\n",
-                "VA 4 f0\r\nVA\r\n\r\n", "EN\r\n", "STAT pid 1\r\nEND\r\n"), replies);
+        assertEquals(
+                List.of(
+                        "VALUE a 0 3\r\nabc\r\nVALUE b 0 2\r\n\r\n\r\nEND\r\n",
+                        "STORED\r\n",
+                        "VA 4 f0\r\nVA\r\n\r\n",
+                        "EN\r\n",
+                        "STAT pid 1\r\nEND\r\n"),
+                replies);
 
-        try (SlowShim shim = SlowShim.start("t", new java.net.InetSocketAddress("127.0.0.1", 1), Emulation.CAPACITY,
-                3)) {
+        try (SlowShim shim =
+                SlowShim.start("t", new java.net.InetSocketAddress("127.0.0.1", 1), Emulation.CAPACITY, 3)) {
             long first = shim.schedule(1_000_000_000L);
             long second = shim.schedule(1_000_000_000L);
             assertTrue(first > 1_000_000_000L && second > first, "one server: the second waits for the first");
@@ -180,8 +196,8 @@ class LoadGeneratorPartsTest {
             assertTrue(idle > second + 5_000_000_000L, "an idle server starts at arrival");
             assertEquals(3, shim.counters()[0]);
         }
-        try (SlowShim slow = SlowShim.start("t", new java.net.InetSocketAddress("127.0.0.1", 1), Emulation.CAPACITY,
-                4_000_000, 3)) {
+        try (SlowShim slow =
+                SlowShim.start("t", new java.net.InetSocketAddress("127.0.0.1", 1), Emulation.CAPACITY, 4_000_000, 3)) {
             long total = 0;
             for (int i = 0; i < 2000; i++) {
                 total = slow.schedule(0);
@@ -232,13 +248,16 @@ class LoadGeneratorPartsTest {
         List<TenantProfile> tenants = TenantProfile.defaults();
         LoadGenerator.Result fast = result(tenants, 1_000_000, 2000);
         LoadGenerator.Result slow = result(tenants, 4_000_000, 1000);
-        List<RowResult> rows = List.of(new RowResult("direct", "d", fast, Double.NaN, null),
+        List<RowResult> rows = List.of(
+                new RowResult("direct", "d", fast, Double.NaN, null),
                 new RowResult("twemproxy", "t", slow, Double.NaN, null),
                 new RowResult("locus-dlc", "l", null, Double.NaN, "not available yet: test"));
         String text = ResultTable.text(rows, tenants);
-        assertTrue(text.contains("direct") && text.contains("twemproxy") && text.contains("not available yet: test"),
+        assertTrue(
+                text.contains("direct") && text.contains("twemproxy") && text.contains("not available yet: test"),
                 text);
-        assertTrue(text.lines().anyMatch(l -> l.startsWith("twemproxy") && l.contains("0.50x") && l.contains("4.00x")),
+        assertTrue(
+                text.lines().anyMatch(l -> l.startsWith("twemproxy") && l.contains("0.50x") && l.contains("4.00x")),
                 text);
         String csv = ResultTable.csv(rows, tenants);
         int columns = csv.lines().findFirst().orElseThrow().split(",", -1).length;
@@ -248,8 +267,8 @@ class LoadGeneratorPartsTest {
 
     @Test
     void badSettingsAreRefusedWithTheValue() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new LoadGenerator.Settings(0,
-                0, 0.9, 1, 0, 1, Emulation.NONE));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> new LoadGenerator.Settings(0, 0, 0.9, 1, 0, 1, Emulation.NONE));
         assertTrue(e.getMessage().contains("connections 0"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new TenantProfile("a b", 1, 0, 0, 0, "gold", 1));
         assertThrows(IllegalArgumentException.class, () -> new TenantProfile("a", 1, 0.6, 0.6, 0, "gold", 1));

@@ -39,7 +39,9 @@ class NioLoadGeneratorTest {
         assertEquals(hit.length, p.consumed());
         // Data that contains CRLF and "END" is skipped by its length, not scanned.
         byte[] tricky = "VALUE k 0 7\r\nEND\r\nab\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
-        assertEquals(tricky.length, NioLoadGenerator.parse(tricky, tricky.length, true).consumed());
+        assertEquals(
+                tricky.length,
+                NioLoadGenerator.parse(tricky, tricky.length, true).consumed());
         assertNull(NioLoadGenerator.parse(tricky, 18, true));
         assertEquals(OpStats.Reply.MISS, parse("END\r\n", true));
         assertEquals(OpStats.Reply.STORED, parse("STORED\r\n", false));
@@ -82,39 +84,47 @@ class NioLoadGeneratorTest {
             assertTrue(s.ops() > 150 && s.ops() < 300, "about 200 requests in 1 s at 200/s: " + s.ops());
             // The fake answers ranges 1 and 2 at once: with one request per connection none of them waits for a
             // 700 ms range-3 reply, so they meet 20 ms and 65 ms (DISK deadlines) unless the machine stalls.
-            assertTrue(s.metRatio(DeadlineRange.R1) > 0.95, "range-1 met " + s.metRatio(DeadlineRange.R1) + "; "
-                    + generator.summary());
+            assertTrue(
+                    s.metRatio(DeadlineRange.R1) > 0.95,
+                    "range-1 met " + s.metRatio(DeadlineRange.R1) + "; " + generator.summary());
             assertTrue(s.metRatio(DeadlineRange.R2) > 0.95, "range-2 met " + s.metRatio(DeadlineRange.R2));
             assertEquals(0.0, s.metRatio(DeadlineRange.R3), 1e-9, "range-3 replies take 700 ms, beyond 550 ms");
-            assertEquals(0, s.unanswered(), "every reply of the window came within the drain: "
-                    + generator.summary());
+            assertEquals(0, s.unanswered(), "every reply of the window came within the drain: " + generator.summary());
             assertEquals(s.gets, s.deadlineGets(), "every gold key has a deadline");
             assertTrue(generator.summary().contains(" 0 requests of the window waited"), generator.summary());
-            assertTrue(server.connections.get() >= 2 && server.connections.get() <= 64,
+            assertTrue(
+                    server.connections.get() >= 2 && server.connections.get() <= 64,
                     "connections opened on demand, at most the pool: " + server.connections.get());
 
             // One connection: every request queues in the generator behind the slow ones, and the wait counts. A 3 s
-            // window: in 1 s the backlog of 700 ms replies left from the warm-up could leave no answered get to measure.
+            // window: in 1 s the backlog of 700 ms replies left from the warm-up could leave no answered get to
+            // measure.
             LoadGenerator.Result one = generator.run(target, keys, settings(1, 100, 3_000_000_000L));
             OpStats o = one.perTenant().get(0);
-            assertTrue(o.metRatio(DeadlineRange.R1) < 0.5, "range-1 met with one connection: "
-                    + o.metRatio(DeadlineRange.R1));
+            assertTrue(
+                    o.metRatio(DeadlineRange.R1) < 0.5,
+                    "range-1 met with one connection: " + o.metRatio(DeadlineRange.R1));
             assertTrue(o.gets > 0, "some gets of the window were answered: " + generator.summary());
-            assertTrue(o.unanswered() > 0, "a backlog of 700 ms replies is not drained in 1 s: "
-                    + generator.summary());
+            assertTrue(o.unanswered() > 0, "a backlog of 700 ms replies is not drained in 1 s: " + generator.summary());
             assertEquals(o.gets + o.unanswered(), o.deadlineGets(), "unanswered gets count as missed deadlines");
             // From the send, most requests are the fake's instant ones; from the intended start they carry the wait.
-            assertTrue(o.fromSendMillis(50) < 100 && o.latencyMillis(50) > 300, "p50 from the send "
-                    + o.fromSendMillis(50) + " ms, from the intended start " + o.latencyMillis(50) + " ms");
+            assertTrue(
+                    o.fromSendMillis(50) < 100 && o.latencyMillis(50) > 300,
+                    "p50 from the send " + o.fromSendMillis(50) + " ms, from the intended start " + o.latencyMillis(50)
+                            + " ms");
             assertTrue(o.deadlinesMet() < o.deadlineGets() - o.unanswered() + 1);
         }
     }
 
     @Test
     void closedLoopIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new NioLoadGenerator().run(new LoadGenerator.Target("x",
-                List.of(new InetSocketAddress("127.0.0.1", 1))), new ZipfKeys(TenantProfile.defaults(), 10),
-                new LoadGenerator.Settings(4, 0, 0.9, 1, 0, 1_000_000_000L, Emulation.SCALED10)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new NioLoadGenerator()
+                        .run(
+                                new LoadGenerator.Target("x", List.of(new InetSocketAddress("127.0.0.1", 1))),
+                                new ZipfKeys(TenantProfile.defaults(), 10),
+                                new LoadGenerator.Settings(4, 0, 0.9, 1, 0, 1_000_000_000L, Emulation.SCALED10)));
     }
 
     private static LoadGenerator.Settings settings(int connections, double rate) {
@@ -171,7 +181,8 @@ class NioLoadGeneratorTest {
         }
 
         private void serve(Socket s) {
-            try (InputStream in = new BufferedInputStream(s.getInputStream()); OutputStream out = s.getOutputStream()) {
+            try (InputStream in = new BufferedInputStream(s.getInputStream());
+                    OutputStream out = s.getOutputStream()) {
                 StringBuilder line = new StringBuilder();
                 int b;
                 while ((b = in.read()) >= 0) {

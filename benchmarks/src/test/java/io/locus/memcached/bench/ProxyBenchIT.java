@@ -27,16 +27,34 @@ class ProxyBenchIT {
     void quickRunHasEveryRowWithThroughput() throws Exception {
         Leftovers before = Leftovers.snapshot();
         Path jar = Path.of(System.getProperty("locus.proxy.jar", "../memcached-proxy/target/" + ProxyBench.JAR_NAME));
-        assertTrue(Files.isRegularFile(jar), "proxy jar " + jar.toAbsolutePath()
-                + " (expected: built by the reactor's memcached-proxy package phase)");
-        Path out = Path.of(System.getProperty("java.io.tmpdir")).resolve("bench-it").toAbsolutePath();
+        assertTrue(
+                Files.isRegularFile(jar),
+                "proxy jar " + jar.toAbsolutePath()
+                        + " (expected: built by the reactor's memcached-proxy package phase)");
+        Path out = Path.of(System.getProperty("java.io.tmpdir"))
+                .resolve("bench-it")
+                .toAbsolutePath();
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        ProxyBench bench = new ProxyBench(new PrintStream(stdout, true, StandardCharsets.UTF_8),
+        ProxyBench bench = new ProxyBench(
+                new PrintStream(stdout, true, StandardCharsets.UTF_8),
                 new PrintStream(stderr, true, StandardCharsets.UTF_8));
         long start = System.nanoTime();
-        int exit = new CommandLine(bench).execute("--quick", "--seconds", "2", "--warmup", "1", "--keys-per-tenant",
-                "1000", "--connections", "8", "--proxy-jar", jar.toString(), "--out", out.toString());
+        int exit = new CommandLine(bench)
+                .execute(
+                        "--quick",
+                        "--seconds",
+                        "2",
+                        "--warmup",
+                        "1",
+                        "--keys-per-tenant",
+                        "1000",
+                        "--connections",
+                        "8",
+                        "--proxy-jar",
+                        jar.toString(),
+                        "--out",
+                        out.toString());
         String table = stdout.toString(StandardCharsets.UTF_8);
         String progress = stderr.toString(StandardCharsets.UTF_8);
         System.out.println(table);
@@ -53,12 +71,12 @@ class ProxyBenchIT {
             assertTrue(row.ran(), row.label() + " did not run: " + row.unavailable());
             assertTrue(row.result().throughput() > 0, row.label() + " has no throughput");
             assertTrue(row.result().total().gets > 0, row.label() + " made no gets");
-            assertTrue(table.lines().anyMatch(l -> l.startsWith(row.label() + " ")), row.label() + " not in\n"
-                    + table);
+            assertTrue(table.lines().anyMatch(l -> l.startsWith(row.label() + " ")), row.label() + " not in\n" + table);
         }
-        assertTrue(bench.results().get(0).result().total().hitRatio() > 0.99,
-                "direct memcached is preloaded with every key: hit ratio " + bench.results().get(0).result().total()
-                        .hitRatio());
+        assertTrue(
+                bench.results().get(0).result().total().hitRatio() > 0.99,
+                "direct memcached is preloaded with every key: hit ratio "
+                        + bench.results().get(0).result().total().hitRatio());
         assertTrue(table.contains("emulation: scaled10"), "the table names its emulation");
         assertTrue(table.lines().anyMatch(l -> l.matches("# proxy CPU locus: [0-9.]+ us/op .*")), table);
         assertTrue(table.lines().anyMatch(l -> l.startsWith("#   locus-dlc-dls ")), "deadline report:\n" + table);
@@ -77,14 +95,33 @@ class ProxyBenchIT {
     void openLoopRunUsesTheNioGeneratorAndComparesClocks() throws Exception {
         Leftovers before = Leftovers.snapshot();
         Path jar = Path.of(System.getProperty("locus.proxy.jar", "../memcached-proxy/target/" + ProxyBench.JAR_NAME));
-        Path out = Path.of(System.getProperty("java.io.tmpdir")).resolve("bench-it-nio").toAbsolutePath();
+        Path out = Path.of(System.getProperty("java.io.tmpdir"))
+                .resolve("bench-it-nio")
+                .toAbsolutePath();
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        ProxyBench bench = new ProxyBench(new PrintStream(stdout, true, StandardCharsets.UTF_8),
+        ProxyBench bench = new ProxyBench(
+                new PrintStream(stdout, true, StandardCharsets.UTF_8),
                 new PrintStream(stderr, true, StandardCharsets.UTF_8));
-        int exit = new CommandLine(bench).execute("--quick", "--seconds", "2", "--warmup", "1", "--keys-per-tenant",
-                "1000", "--rate", "1000", "--busy-loops", "1", "--rows", "direct,locus-dlc-dls", "--proxy-jar",
-                jar.toString(), "--out", out.toString());
+        int exit = new CommandLine(bench)
+                .execute(
+                        "--quick",
+                        "--seconds",
+                        "2",
+                        "--warmup",
+                        "1",
+                        "--keys-per-tenant",
+                        "1000",
+                        "--rate",
+                        "1000",
+                        "--busy-loops",
+                        "1",
+                        "--rows",
+                        "direct,locus-dlc-dls",
+                        "--proxy-jar",
+                        jar.toString(),
+                        "--out",
+                        out.toString());
         String table = stdout.toString(StandardCharsets.UTF_8);
         System.out.println(table);
         assertEquals(0, exit, "exit code; stdout:\n" + table + "\nstderr:\n" + stderr);
@@ -92,7 +129,8 @@ class ProxyBenchIT {
         for (RowResult row : bench.results()) {
             assertTrue(row.ran(), row.label() + " did not run: " + row.unavailable());
             // 1000/s for 2 s, Poisson: about 2000 requests, far below the shimmed backends' capacity.
-            assertTrue(row.result().total().ops() > 1500 && row.result().total().ops() < 2600,
+            assertTrue(
+                    row.result().total().ops() > 1500 && row.result().total().ops() < 2600,
                     row.label() + " ops " + row.result().total().ops());
         }
         assertTrue(table.lines().anyMatch(l -> l.startsWith("# generator direct: ")), table);

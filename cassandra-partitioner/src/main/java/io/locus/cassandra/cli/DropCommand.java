@@ -8,7 +8,10 @@ import picocli.CommandLine.Command;
  *
  * <p>Exit codes: 0 success, 1 a failure while running (message on stderr), 2 bad command-line input.
  */
-@Command(name = "locus-drop", mixinStandardHelpOptions = true, version = "locus-drop 0.1.0",
+@Command(
+        name = "locus-drop",
+        mixinStandardHelpOptions = true,
+        version = "locus-drop 0.1.0",
         description = "Tools for the DROP partitioner (io.locus.cassandra.DropPartitioner).",
         subcommands = {PlanCommand.class, EvaluateCommand.class, RebalanceCommand.class})
 public final class DropCommand implements Runnable {
@@ -17,7 +20,8 @@ public final class DropCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command (expected: plan, evaluate or rebalance)");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "missing command (expected: plan, evaluate or rebalance)");
     }
 
     /** Runs the CLI and exits with its code. */

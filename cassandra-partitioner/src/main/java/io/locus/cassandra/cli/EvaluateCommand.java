@@ -1,5 +1,7 @@
 package io.locus.cassandra.cli;
 
+import io.locus.cassandra.drop.Baselines;
+import io.locus.cassandra.drop.DropPlanner;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,11 +16,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import io.locus.cassandra.drop.Baselines;
-import io.locus.cassandra.drop.DropPlanner;
-
 /** {@code locus-drop evaluate}: the A.6/A.7 comparison table on one key set. */
-@Command(name = "evaluate", mixinStandardHelpOptions = true,
+@Command(
+        name = "evaluate",
+        mixinStandardHelpOptions = true,
         description = "Balance and namespace locality of DROP vs FileHash (Murmur3), DirHash, static subtree and "
                 + "ByteOrdered on the same keys.")
 final class EvaluateCommand implements Callable<Integer> {
@@ -32,10 +32,17 @@ final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--nodes", required = true, paramLabel = "N", description = "Number of nodes (>= 1).")
     int nodes;
 
-    @Option(names = "--vnodes", defaultValue = "1", paramLabel = "V", description = "Tokens per node (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--vnodes",
+            defaultValue = "1",
+            paramLabel = "V",
+            description = "Tokens per node (default: ${DEFAULT-VALUE}).")
     int vnodes;
 
-    @Option(names = "--snap-tolerance", defaultValue = "0.02", paramLabel = "EPS",
+    @Option(
+            names = "--snap-tolerance",
+            defaultValue = "0.02",
+            paramLabel = "EPS",
             description = "DROP planner's snap tolerance (default: ${DEFAULT-VALUE}).")
     double snapTolerance;
 
@@ -45,21 +52,27 @@ final class EvaluateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (nodes < 1 || vnodes < 1) {
-            throw new ParameterException(spec.commandLine(), "--nodes " + nodes + " --vnodes " + vnodes + " (expected: >= 1 each)");
+            throw new ParameterException(
+                    spec.commandLine(), "--nodes " + nodes + " --vnodes " + vnodes + " (expected: >= 1 each)");
         }
         KeySample s = KeySample.load(keys);
         List<PlacementReport> reports = new ArrayList<>();
         try (ProgressBar pb = Progress.bar("evaluate schemes", 5)) {
             DropPlanner.Plan plan = DropPlanner.plan(s.tokens(), nodes, vnodes, snapTolerance);
-            reports.add(PlacementReport.of("DROP (planned tokens)", s.keys(), Baselines.drop(s.keys(), s.tokens(), plan.ring()), nodes));
+            reports.add(PlacementReport.of(
+                    "DROP (planned tokens)", s.keys(), Baselines.drop(s.keys(), s.tokens(), plan.ring()), nodes));
             pb.step();
-            reports.add(PlacementReport.of("FileHash (Murmur3)", s.keys(), Baselines.fileHash(s.keys(), nodes, vnodes), nodes));
+            reports.add(PlacementReport.of(
+                    "FileHash (Murmur3)", s.keys(), Baselines.fileHash(s.keys(), nodes, vnodes), nodes));
             pb.step();
-            reports.add(PlacementReport.of("DirHash (parent dir)", s.keys(), Baselines.dirHash(s.keys(), nodes, vnodes), nodes));
+            reports.add(PlacementReport.of(
+                    "DirHash (parent dir)", s.keys(), Baselines.dirHash(s.keys(), nodes, vnodes), nodes));
             pb.step();
-            reports.add(PlacementReport.of("Static subtree (depth 1)", s.keys(), Baselines.staticSubtree(s.keys(), nodes), nodes));
+            reports.add(PlacementReport.of(
+                    "Static subtree (depth 1)", s.keys(), Baselines.staticSubtree(s.keys(), nodes), nodes));
             pb.step();
-            reports.add(PlacementReport.of("ByteOrdered (quantile tok.)", s.keys(), Baselines.byteOrdered(s.keys(), nodes, vnodes), nodes));
+            reports.add(PlacementReport.of(
+                    "ByteOrdered (quantile tok.)", s.keys(), Baselines.byteOrdered(s.keys(), nodes, vnodes), nodes));
             pb.step();
         }
         PrintWriter w = spec.commandLine().getOut();
@@ -71,7 +84,8 @@ final class EvaluateCommand implements Callable<Integer> {
             root.put("schemes", reports.stream().map(PlacementReport::toMap).toList());
             w.println(Json.write(root));
         } else {
-            w.printf("# %d keys from %s, %d nodes x %d tokens. N = nodes spanned by a directory's subtree (1 is best).%n",
+            w.printf(
+                    "# %d keys from %s, %d nodes x %d tokens. N = nodes spanned by a directory's subtree (1 is best).%n",
                     s.keys().size(), keys, nodes, vnodes);
             w.println(PlacementReport.header());
             reports.forEach(r -> w.println(r.row()));

@@ -41,8 +41,9 @@ final class JmxEndpoints {
             try {
                 port = Integer.parseInt(colon < 0 ? target : target.substring(colon + 1));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--jmx " + spec + ": port \"" + (colon < 0 ? target : target.substring(colon + 1))
-                        + "\" is not a number (expected: NODE=PORT or NODE=HOST:PORT)");
+                throw new IllegalArgumentException(
+                        "--jmx " + spec + ": port \"" + (colon < 0 ? target : target.substring(colon + 1))
+                                + "\" is not a number (expected: NODE=PORT or NODE=HOST:PORT)");
             }
             checkPort(port, "--jmx " + spec);
             if (host.isEmpty()) {

@@ -5,8 +5,7 @@ import java.util.Map;
 
 /** Minimal JSON writer for the CLI's --json output (maps, lists, strings, numbers, booleans). */
 final class Json {
-    private Json() {
-    }
+    private Json() {}
 
     static String write(Object value) {
         StringBuilder b = new StringBuilder();

@@ -13,13 +13,13 @@ import java.util.zip.GZIPInputStream;
 
 /** Reads a key list: one key per line, UTF-8, optionally gzip-compressed (name ending in .gz); blank lines skipped. */
 public final class KeyFile {
-    private KeyFile() {
-    }
+    private KeyFile() {}
 
     /** All keys of {@code file}, in file order. */
     public static List<String> read(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
-            throw new IOException("key file " + file + " does not exist or is not a regular file (expected: one key per line)");
+            throw new IOException(
+                    "key file " + file + " does not exist or is not a regular file (expected: one key per line)");
         }
         try (InputStream in = Files.newInputStream(file)) {
             return read(file.toString().endsWith(".gz") ? new GZIPInputStream(in) : in);

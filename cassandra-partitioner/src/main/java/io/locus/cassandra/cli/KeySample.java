@@ -1,14 +1,12 @@
 package io.locus.cassandra.cli;
 
+import io.locus.cassandra.drop.PathEncoder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import me.tongfei.progressbar.ProgressBar;
-
-import io.locus.cassandra.drop.PathEncoder;
 
 /** A key file read and encoded once: the keys and their DROP tokens, index-aligned. */
 record KeySample(List<String> keys, List<byte[]> tokens) {

@@ -11,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import javax.management.MBeanException;
 import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
@@ -20,7 +19,6 @@ import javax.management.RuntimeMBeanException;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
-
 import me.tongfei.progressbar.ProgressBar;
 
 /**
@@ -37,8 +35,7 @@ final class MoveExecutor implements AutoCloseable {
     private static final long POLL_MILLIS = 500;
 
     /** One planned move: {@code node} (its address in the ring) goes from token {@code from} to {@code to} (hex). */
-    record PlannedMove(String node, String from, String to) {
-    }
+    record PlannedMove(String node, String from, String to) {}
 
     /** How the rest of the cluster sees a node's tokens. */
     interface RingView {
@@ -77,9 +74,12 @@ final class MoveExecutor implements AutoCloseable {
             List<String> tokens = tokens(mbs, e.getKey());
             String mode = mode(mbs, e.getKey());
             if (!tokens.equals(List.of(e.getValue())) || !"NORMAL".equals(mode)) {
-                throw new MoveFailure("node " + e.getKey() + " is " + mode + " with token(s) " + tokens + " (expected: NORMAL"
-                        + " with the single token " + e.getValue() + " read from the ring); nothing was moved, run rebalance"
-                        + " again once the ring is settled", null);
+                throw new MoveFailure(
+                        "node " + e.getKey() + " is " + mode + " with token(s) " + tokens + " (expected: NORMAL"
+                                + " with the single token " + e.getValue()
+                                + " read from the ring); nothing was moved, run rebalance"
+                                + " again once the ring is settled",
+                        null);
             }
         }
     }
@@ -114,7 +114,7 @@ final class MoveExecutor implements AutoCloseable {
         // StorageService.move blocks until streaming is done; run it aside and watch the node's mode meanwhile.
         CompletableFuture<Void> call = CompletableFuture.runAsync(() -> {
             try {
-                mbs.invoke(STORAGE_SERVICE, "move", new Object[]{m.to()}, new String[]{String.class.getName()});
+                mbs.invoke(STORAGE_SERVICE, "move", new Object[] {m.to()}, new String[] {String.class.getName()});
             } catch (Exception e) {
                 throw new MoveCallException(e);
             }
@@ -128,25 +128,35 @@ final class MoveExecutor implements AutoCloseable {
                 pb.setExtraMessage(prefix + " " + safeMode(mbs));
             } catch (ExecutionException e) {
                 Throwable c = e.getCause() instanceof MoveCallException mc ? mc.getCause() : e.getCause();
-                throw new MoveFailure("move of node " + m.node() + " from " + m.from() + " to " + m.to() + " failed: "
-                        + cassandraMessage(c) + "; the node is now " + safeMode(mbs) + " with token(s) " + safeTokens(mbs), c);
+                throw new MoveFailure(
+                        "move of node " + m.node() + " from " + m.from() + " to " + m.to() + " failed: "
+                                + cassandraMessage(c) + "; the node is now " + safeMode(mbs) + " with token(s) "
+                                + safeTokens(mbs),
+                        c);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new MoveFailure("interrupted while node " + m.node() + " moves to " + m.to()
-                        + " (the move goes on inside Cassandra)", e);
+                throw new MoveFailure(
+                        "interrupted while node " + m.node() + " moves to " + m.to()
+                                + " (the move goes on inside Cassandra)",
+                        e);
             }
             if (System.nanoTime() > deadline) {
-                throw new MoveFailure("move of node " + m.node() + " to " + m.to() + " did not finish within "
-                        + moveTimeout.toSeconds() + " s (--move-timeout); it goes on inside Cassandra: the node is "
-                        + safeMode(mbs) + ", see `nodetool netstats`", null);
+                throw new MoveFailure(
+                        "move of node " + m.node() + " to " + m.to() + " did not finish within "
+                                + moveTimeout.toSeconds()
+                                + " s (--move-timeout); it goes on inside Cassandra: the node is "
+                                + safeMode(mbs) + ", see `nodetool netstats`",
+                        null);
             }
         }
         // The call returned: the node has set its token; wait for NORMAL there and for the others to see the token.
         String problem;
         while ((problem = settled(mbs, m)) != null) {
             if (System.nanoTime() > deadline) {
-                throw new MoveFailure("move of node " + m.node() + " to " + m.to() + " returned, but within "
-                        + moveTimeout.toSeconds() + " s (--move-timeout) " + problem, null);
+                throw new MoveFailure(
+                        "move of node " + m.node() + " to " + m.to() + " returned, but within "
+                                + moveTimeout.toSeconds() + " s (--move-timeout) " + problem,
+                        null);
             }
             pb.setExtraMessage(prefix + " " + problem);
             sleep();
@@ -168,7 +178,10 @@ final class MoveExecutor implements AutoCloseable {
 
     private static String progress(List<PlannedMove> moves, int failed) {
         StringBuilder b = new StringBuilder();
-        b.append(failed == 0 ? "no move was applied before it" : "applied before it: " + describe(moves.subList(0, failed)));
+        b.append(
+                failed == 0
+                        ? "no move was applied before it"
+                        : "applied before it: " + describe(moves.subList(0, failed)));
         if (failed + 1 < moves.size()) {
             b.append("; not attempted: ").append(describe(moves.subList(failed + 1, moves.size())));
         }
@@ -185,7 +198,8 @@ final class MoveExecutor implements AutoCloseable {
     static String cassandraMessage(Throwable t) {
         Throwable c = t;
         while (true) {
-            Throwable next = c instanceof MBeanException me ? me.getTargetException()
+            Throwable next = c instanceof MBeanException me
+                    ? me.getTargetException()
                     : c instanceof RuntimeMBeanException re ? re.getTargetException() : null;
             if (next == null || next == c) {
                 break;
@@ -209,23 +223,28 @@ final class MoveExecutor implements AutoCloseable {
         String hostPort = at.getHostString() + ":" + at.getPort();
         String host = at.getHostString().contains(":") ? "[" + at.getHostString() + "]" : at.getHostString();
         try {
-            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + host + ":" + at.getPort() + "/jmxrmi");
+            JMXServiceURL url =
+                    new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + host + ":" + at.getPort() + "/jmxrmi");
             JMXConnector c = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return JMXConnectorFactory.connect(url);
-                } catch (IOException e) {
-                    throw new MoveCallException(e);
-                }
-            }).get(CONNECT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                        try {
+                            return JMXConnectorFactory.connect(url);
+                        } catch (IOException e) {
+                            throw new MoveCallException(e);
+                        }
+                    })
+                    .get(CONNECT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             connectors.put(node, c);
             return c.getMBeanServerConnection();
         } catch (ExecutionException e) {
             Throwable c = e.getCause() instanceof MoveCallException mc ? mc.getCause() : e.getCause();
-            String why = c instanceof SecurityException ? "it asks for credentials (" + c.getMessage()
-                    + "); --execute supports JMX without authentication only" : rootMessage(c);
+            String why = c instanceof SecurityException
+                    ? "it asks for credentials (" + c.getMessage()
+                            + "); --execute supports JMX without authentication only"
+                    : rootMessage(c);
             throw new MoveFailure(unreachable(node, hostPort, why), c);
         } catch (TimeoutException e) {
-            throw new MoveFailure(unreachable(node, hostPort, "no answer within " + CONNECT_TIMEOUT.toSeconds() + " s"), e);
+            throw new MoveFailure(
+                    unreachable(node, hostPort, "no answer within " + CONNECT_TIMEOUT.toSeconds() + " s"), e);
         } catch (IOException e) {
             throw new MoveFailure(unreachable(node, hostPort, rootMessage(e)), e);
         } catch (InterruptedException e) {
@@ -235,7 +254,8 @@ final class MoveExecutor implements AutoCloseable {
     }
 
     private static String unreachable(String node, String hostPort, String why) {
-        return "cannot reach the JMX of node " + node + " at " + hostPort + ": " + why + ". Nothing was moved. --execute"
+        return "cannot reach the JMX of node " + node + " at " + hostPort + ": " + why
+                + ". Nothing was moved. --execute"
                 + " calls StorageService.move through JMX, as nodetool does: Cassandra's cassandra-env.sh enables JMX on"
                 + " JMX_PORT (default 7199) for local connections only (LOCAL_JMX=yes, -Dcassandra.jmx.local.port, bound to"
                 + " 127.0.0.1); run this on the node's machine, or set LOCAL_JMX=no (remote JMX, -Dcassandra.jmx.remote.port)"
@@ -266,8 +286,10 @@ final class MoveExecutor implements AutoCloseable {
         try {
             return mbs.getAttribute(STORAGE_SERVICE, name);
         } catch (Exception e) {
-            throw new MoveFailure("reading StorageService." + name + " of node " + node + " through JMX failed: "
-                    + cassandraMessage(e), e);
+            throw new MoveFailure(
+                    "reading StorageService." + name + " of node " + node + " through JMX failed: "
+                            + cassandraMessage(e),
+                    e);
         }
     }
 

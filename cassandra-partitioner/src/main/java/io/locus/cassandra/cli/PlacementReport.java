@@ -1,33 +1,47 @@
 package io.locus.cassandra.cli;
 
+import io.locus.cassandra.drop.NamespaceMetrics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.locus.cassandra.drop.NamespaceMetrics;
-
 /** Balance and locality (A.6.2) of one placement of the keys, as text and as a JSON-ready map. */
-record PlacementReport(String scheme, NamespaceMetrics.Balance balance, List<NamespaceMetrics.DepthLocality> depths,
-                       NamespaceMetrics.DepthLocality deep, NamespaceMetrics.DepthLocality listing) {
+record PlacementReport(
+        String scheme,
+        NamespaceMetrics.Balance balance,
+        List<NamespaceMetrics.DepthLocality> depths,
+        NamespaceMetrics.DepthLocality deep,
+        NamespaceMetrics.DepthLocality listing) {
     static PlacementReport of(String scheme, List<String> keys, int[] owner, int nodes) {
         NamespaceMetrics m = new NamespaceMetrics(nodes);
         for (int i = 0; i < keys.size(); i++) {
             m.add(keys.get(i), owner[i]);
         }
-        return new PlacementReport(scheme, m.balance(),
+        return new PlacementReport(
+                scheme,
+                m.balance(),
                 List.of(m.subtreeLocality(1), m.subtreeLocality(2), m.subtreeLocality(3)),
-                m.subtreeLocalityAtLeast(2), m.listingLocality());
+                m.subtreeLocalityAtLeast(2),
+                m.listingLocality());
     }
 
     static String header() {
-        return String.format("%-28s %9s %9s %10s %10s %10s %12s %11s", "scheme", "max/mean", "max/min",
-                "N@depth1", "N@depth2", "N@depth3", "1-node>=d2", "N(listing)");
+        return String.format(
+                "%-28s %9s %9s %10s %10s %10s %12s %11s",
+                "scheme", "max/mean", "max/min", "N@depth1", "N@depth2", "N@depth3", "1-node>=d2", "N(listing)");
     }
 
     String row() {
-        return String.format("%-28s %9.3f %9.3f %10.2f %10.2f %10.2f %11.1f%% %11.3f", scheme, balance.maxOverMean(),
-                balance.maxOverMin(), depths.get(0).meanNodes(), depths.get(1).meanNodes(), depths.get(2).meanNodes(),
-                100 * deep.singleNodeFraction(), listing.meanNodes());
+        return String.format(
+                "%-28s %9.3f %9.3f %10.2f %10.2f %10.2f %11.1f%% %11.3f",
+                scheme,
+                balance.maxOverMean(),
+                balance.maxOverMin(),
+                depths.get(0).meanNodes(),
+                depths.get(1).meanNodes(),
+                depths.get(2).meanNodes(),
+                100 * deep.singleNodeFraction(),
+                listing.meanNodes());
     }
 
     Map<String, Object> toMap() {

@@ -6,12 +6,15 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 
 /** Progress bars on stderr (stdout stays clean for --json and for piping). */
 final class Progress {
-    private Progress() {
-    }
+    private Progress() {}
 
     static ProgressBar bar(String task, long max) {
-        return new ProgressBarBuilder().setTaskName(task).setInitialMax(max)
-                .setConsumer(new ConsoleProgressBarConsumer(System.err, width())).setUpdateIntervalMillis(250).build();
+        return new ProgressBarBuilder()
+                .setTaskName(task)
+                .setInitialMax(max)
+                .setConsumer(new ConsoleProgressBarConsumer(System.err, width()))
+                .setUpdateIntervalMillis(250)
+                .build();
     }
 
     /**

@@ -1,17 +1,5 @@
 package io.locus.cassandra.cli;
 
-import java.io.PrintWriter;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Callable;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
@@ -23,6 +11,25 @@ import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
 import com.datastax.oss.driver.internal.core.metadata.token.ByteOrderedToken;
+import io.locus.cassandra.driver.DropDriver;
+import io.locus.cassandra.drop.HdlbBalancer;
+import io.locus.cassandra.drop.HdlbConfig;
+import io.locus.cassandra.drop.KeyRangeHistogram;
+import io.locus.cassandra.drop.NamespaceMetrics;
+import io.locus.cassandra.drop.NeighborAdjust;
+import io.locus.cassandra.drop.TokenMath;
+import io.locus.cassandra.drop.Vnode;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,31 +37,32 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import io.locus.cassandra.driver.DropDriver;
-import io.locus.cassandra.drop.HdlbBalancer;
-import io.locus.cassandra.drop.HdlbConfig;
-import io.locus.cassandra.drop.KeyRangeHistogram;
-import io.locus.cassandra.drop.NeighborAdjust;
-import io.locus.cassandra.drop.NamespaceMetrics;
-import io.locus.cassandra.drop.TokenMath;
-import io.locus.cassandra.drop.Vnode;
-
 /**
  * {@code locus-drop rebalance}: reads a live cluster's ring and the keys of each primary range of one table, and
  * prints the moves that HDLB proposes. With one token per node these are {@code nodetool move} commands (neighbour
  * boundary shifts), which {@code --execute} applies through JMX ({@link MoveExecutor}) and then reads the ring again;
  * with vnodes, a new assignment of ranges to nodes (printed only: Cassandra cannot move single vnodes).
  */
-@Command(name = "rebalance", mixinStandardHelpOptions = true,
-        description = "Compute HDLB moves for a live DROP cluster from the keys of one table (read through the driver).")
+@Command(
+        name = "rebalance",
+        mixinStandardHelpOptions = true,
+        description =
+                "Compute HDLB moves for a live DROP cluster from the keys of one table (read through the driver).")
 final class RebalanceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--contact", required = true, paramLabel = "HOST:PORT", description = "A node's native (CQL) address.")
+    @Option(
+            names = "--contact",
+            required = true,
+            paramLabel = "HOST:PORT",
+            description = "A node's native (CQL) address.")
     String contact;
 
-    @Option(names = "--datacenter", defaultValue = "datacenter1", description = "Local data center (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--datacenter",
+            defaultValue = "datacenter1",
+            description = "Local data center (default: ${DEFAULT-VALUE}).")
     String datacenter;
 
     @Option(names = "--keyspace", required = true, paramLabel = "KS")
@@ -63,27 +71,44 @@ final class RebalanceCommand implements Callable<Integer> {
     @Option(names = "--table", required = true, paramLabel = "T")
     String table;
 
-    @Option(names = "--tolerance", defaultValue = "1.10", description = "t_c: a node above t_c x mean is heavy (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--tolerance",
+            defaultValue = "1.10",
+            description = "t_c: a node above t_c x mean is heavy (default: ${DEFAULT-VALUE}).")
     double tolerance;
 
     @Option(names = "--snap-tolerance", defaultValue = "0.10", description = "ε of A.4.3 (default: ${DEFAULT-VALUE}).")
     double snapTolerance;
 
-    @Option(names = "--max-moves", defaultValue = "8", description = "Moves to plan, applied one after another (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max-moves",
+            defaultValue = "8",
+            description = "Moves to plan, applied one after another (default: ${DEFAULT-VALUE}).")
     int maxMoves;
 
-    @Option(names = "--execute", description = "Apply the moves through JMX (StorageService.move, as nodetool move), one node "
-            + "at a time, each finished before the next; needs num_tokens 1.")
+    @Option(
+            names = "--execute",
+            description = "Apply the moves through JMX (StorageService.move, as nodetool move), one node "
+                    + "at a time, each finished before the next; needs num_tokens 1.")
     boolean execute;
 
-    @Option(names = "--jmx-port", defaultValue = "7199", description = "JMX port of every node (default: ${DEFAULT-VALUE}, Cassandra's JMX_PORT).")
+    @Option(
+            names = "--jmx-port",
+            defaultValue = "7199",
+            description = "JMX port of every node (default: ${DEFAULT-VALUE}, Cassandra's JMX_PORT).")
     int jmxPort;
 
-    @Option(names = "--jmx", paramLabel = "NODE=[HOST:]PORT", description = "JMX endpoint of one node (repeatable), e.g. "
-            + "127.0.0.2=7200 when several nodes share a machine; NODE as the ring names it.")
+    @Option(
+            names = "--jmx",
+            paramLabel = "NODE=[HOST:]PORT",
+            description = "JMX endpoint of one node (repeatable), e.g. "
+                    + "127.0.0.2=7200 when several nodes share a machine; NODE as the ring names it.")
     List<String> jmx = new ArrayList<>();
 
-    @Option(names = "--move-timeout", defaultValue = "3600", paramLabel = "SECONDS",
+    @Option(
+            names = "--move-timeout",
+            defaultValue = "3600",
+            paramLabel = "SECONDS",
             description = "Longest wait for one move to stream and settle (default: ${DEFAULT-VALUE}).")
     long moveTimeoutSeconds;
 
@@ -95,7 +120,8 @@ final class RebalanceCommand implements Callable<Integer> {
         JmxEndpoints endpoints = null;
         if (execute) {
             if (moveTimeoutSeconds < 1) {
-                throw new ParameterException(spec.commandLine(), "--move-timeout " + moveTimeoutSeconds + " (expected: >= 1 s)");
+                throw new ParameterException(
+                        spec.commandLine(), "--move-timeout " + moveTimeoutSeconds + " (expected: >= 1 s)");
             }
             try {
                 endpoints = JmxEndpoints.parse(jmxPort, jmx);
@@ -122,23 +148,29 @@ final class RebalanceCommand implements Callable<Integer> {
         }
         if (!json) {
             print(w, plan, null);
-            w.printf("# executing %d move(s) through JMX, one node at a time%n", plan.moves().size());
+            w.printf(
+                    "# executing %d move(s) through JMX, one node at a time%n",
+                    plan.moves().size());
             w.flush();
         }
         List<MoveExecutor.PlannedMove> planned = new ArrayList<>();
         for (Map<String, Object> m : plan.moves()) {
-            planned.add(new MoveExecutor.PlannedMove((String) m.get("node"), (String) m.get("from"), (String) m.get("to")));
+            planned.add(
+                    new MoveExecutor.PlannedMove((String) m.get("node"), (String) m.get("from"), (String) m.get("to")));
         }
         List<Double> seconds;
         try (CqlSession session = open(address);
-             MoveExecutor executor = new MoveExecutor(endpoints, Duration.ofSeconds(moveTimeoutSeconds), peersView(session))) {
+                MoveExecutor executor =
+                        new MoveExecutor(endpoints, Duration.ofSeconds(moveTimeoutSeconds), peersView(session))) {
             executor.preflight(planned);
             seconds = executor.execute(planned);
         }
         for (int i = 0; i < planned.size(); i++) {
             plan.moves().get(i).put("seconds", Math.round(seconds.get(i) * 10) / 10.0);
             if (!json) {
-                w.printf("# moved %s to %s in %.1f s%n", planned.get(i).node(), planned.get(i).to(), seconds.get(i));
+                w.printf(
+                        "# moved %s to %s in %.1f s%n",
+                        planned.get(i).node(), planned.get(i).to(), seconds.get(i));
             }
         }
         // A new session reads the ring afresh; every node already lists the new tokens (MoveExecutor waited for it).
@@ -152,16 +184,23 @@ final class RebalanceCommand implements Callable<Integer> {
 
     private CqlSession open(InetSocketAddress address) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60)).build();
-        return DropDriver.sessionBuilder().withConfigLoader(config).addContactPoint(address)
-                .withLocalDatacenter(datacenter).build();
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))
+                .build();
+        return DropDriver.sessionBuilder()
+                .withConfigLoader(config)
+                .addContactPoint(address)
+                .withLocalDatacenter(datacenter)
+                .build();
     }
 
     private TokenMap tokenMap(CqlSession session) {
-        TokenMap map = session.getMetadata().getTokenMap().orElseThrow(() -> new IllegalStateException(
-                "the driver has no token map for " + contact + " (expected: a cluster running " + DropDriver.PARTITIONER + ")"));
+        TokenMap map = session.getMetadata()
+                .getTokenMap()
+                .orElseThrow(() -> new IllegalStateException("the driver has no token map for " + contact
+                        + " (expected: a cluster running " + DropDriver.PARTITIONER + ")"));
         if (!DropDriver.PARTITIONER.equals(map.getPartitionerName())) {
-            throw new IllegalStateException("cluster partitioner " + map.getPartitionerName() + " (expected: " + DropDriver.PARTITIONER + ")");
+            throw new IllegalStateException(
+                    "cluster partitioner " + map.getPartitionerName() + " (expected: " + DropDriver.PARTITIONER + ")");
         }
         return map;
     }
@@ -173,10 +212,13 @@ final class RebalanceCommand implements Callable<Integer> {
             int tokens = map.getTokens(n).size();
             names.add(name(n));
             if (tokens != 1) {
-                throw new ParameterException(spec.commandLine(), "--execute needs num_tokens: 1 on every node, but node "
-                        + name(n) + " has " + tokens + " tokens: Cassandra cannot move a node with several tokens (nodetool"
-                        + " move refuses it). Without --execute, rebalance prints which vnode ranges HDLB would reassign;"
-                        + " apply that by planning new tokens (locus-drop plan --vnodes) for nodes that join afresh");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--execute needs num_tokens: 1 on every node, but node "
+                                + name(n) + " has " + tokens
+                                + " tokens: Cassandra cannot move a node with several tokens (nodetool"
+                                + " move refuses it). Without --execute, rebalance prints which vnode ranges HDLB would reassign;"
+                                + " apply that by planning new tokens (locus-drop plan --vnodes) for nodes that join afresh");
             }
         }
         List<String> unknown = endpoints.unknownNodes(names);
@@ -193,8 +235,9 @@ final class RebalanceCommand implements Callable<Integer> {
                     continue;
                 }
                 Set<String> seen = null;
-                for (Row r : session.execute(SimpleStatement.newInstance(
-                        "SELECT native_address, tokens FROM system.peers_v2").setNode(n))) {
+                for (Row r : session.execute(
+                        SimpleStatement.newInstance("SELECT native_address, tokens FROM system.peers_v2")
+                                .setNode(n))) {
                     if (!r.isNull(0) && r.getInetAddress(0).getHostAddress().equals(node)) {
                         seen = r.getSet(1, String.class);
                     }
@@ -208,16 +251,20 @@ final class RebalanceCommand implements Callable<Integer> {
     }
 
     private static String name(Node n) {
-        return n.getBroadcastRpcAddress().map(a -> a.getAddress().getHostAddress()).orElse(n.getEndPoint().toString());
+        return n.getBroadcastRpcAddress()
+                .map(a -> a.getAddress().getHostAddress())
+                .orElse(n.getEndPoint().toString());
     }
 
     /** One primary range of one node with the tokens of its keys in ascending order. */
-    record RangeKeys(String node, byte[] start, byte[] end, List<byte[]> keys) {
-    }
+    record RangeKeys(String node, byte[] start, byte[] end, List<byte[]> keys) {}
 
     private List<RangeKeys> readRanges(CqlSession session, TokenMap map) {
-        TableMetadata t = session.getMetadata().getKeyspace(keyspace).flatMap(k -> k.getTable(table)).orElseThrow(
-                () -> new IllegalArgumentException("table " + keyspace + "." + table + " does not exist on " + contact));
+        TableMetadata t = session.getMetadata()
+                .getKeyspace(keyspace)
+                .flatMap(k -> k.getTable(table))
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "table " + keyspace + "." + table + " does not exist on " + contact));
         String pk = t.getPartitionKey().get(0).getName().asCql(true);
         String qualified = keyspace + "." + table;
         String q = "SELECT token(" + pk + ") FROM " + qualified + " WHERE ";
@@ -236,7 +283,7 @@ final class RebalanceCommand implements Callable<Integer> {
                     List<byte[]> keys = new ArrayList<>();
                     if (TokenMath.compare(start, end) < 0) {
                         collect(session, between.bind(ByteBuffer.wrap(start), ByteBuffer.wrap(end)), keys);
-                    } else {   // wraps (or the whole ring for a single token)
+                    } else { // wraps (or the whole ring for a single token)
                         collect(session, above.bind(ByteBuffer.wrap(start)), keys);
                         collect(session, upTo.bind(ByteBuffer.wrap(end)), keys);
                     }
@@ -250,7 +297,8 @@ final class RebalanceCommand implements Callable<Integer> {
         return out;
     }
 
-    private static void collect(CqlSession session, com.datastax.oss.driver.api.core.cql.Statement<?> st, List<byte[]> keys) {
+    private static void collect(
+            CqlSession session, com.datastax.oss.driver.api.core.cql.Statement<?> st, List<byte[]> keys) {
         for (Row row : session.execute(st.setPageSize(5000))) {
             ByteBuffer b = row.getByteBuffer(0);
             byte[] t = new byte[b.remaining()];
@@ -260,12 +308,17 @@ final class RebalanceCommand implements Callable<Integer> {
     }
 
     /** Loads per node and the moves HDLB proposes for them. */
-    record Plan(List<String> nodeNames, long[] load, long keys, int ranges, NamespaceMetrics.Balance balance,
-                List<Map<String, Object>> moves) {
-    }
+    record Plan(
+            List<String> nodeNames,
+            long[] load,
+            long keys,
+            int ranges,
+            NamespaceMetrics.Balance balance,
+            List<Map<String, Object>> moves) {}
 
     private Plan plan(List<RangeKeys> ranges) {
-        List<String> nodeNames = ranges.stream().map(RangeKeys::node).distinct().sorted().toList();
+        List<String> nodeNames =
+                ranges.stream().map(RangeKeys::node).distinct().sorted().toList();
         long[] load = new long[nodeNames.size()];
         ranges.forEach(r -> load[nodeNames.indexOf(r.node())] += r.keys().size());
         NamespaceMetrics.Balance before = NamespaceMetrics.balanceOf(load);
@@ -288,8 +341,12 @@ final class RebalanceCommand implements Callable<Integer> {
         } else {
             List<Vnode> vnodes = new ArrayList<>();
             for (RangeKeys r : ranges) {
-                vnodes.add(new Vnode(TokenMath.toHex(r.end()), nodeNames.indexOf(r.node()), r.keys().size(),
-                        KeyRangeHistogram.ofSorted(r.keys(), 1), 0));
+                vnodes.add(new Vnode(
+                        TokenMath.toHex(r.end()),
+                        nodeNames.indexOf(r.node()),
+                        r.keys().size(),
+                        KeyRangeHistogram.ofSorted(r.keys(), 1),
+                        0));
             }
             HdlbBalancer.RoundPlan plan = new HdlbBalancer(new HdlbConfig(tolerance, snapTolerance, 3, 1, 10_000))
                     .round(vnodes, nodeNames.size());
@@ -302,7 +359,8 @@ final class RebalanceCommand implements Callable<Integer> {
                 moves.add(mv);
             }
         }
-        return new Plan(nodeNames, load, ranges.stream().mapToLong(r -> r.keys().size()).sum(), ranges.size(), before, moves);
+        return new Plan(
+                nodeNames, load, ranges.stream().mapToLong(r -> r.keys().size()).sum(), ranges.size(), before, moves);
     }
 
     /** Prints the plan; with {@code after} (the ring re-read after --execute), that too. */
@@ -320,8 +378,12 @@ final class RebalanceCommand implements Callable<Integer> {
             if (plan.moves().isEmpty()) {
                 w.println("# balanced within tolerance " + tolerance + ": no moves");
             }
-            plan.moves().forEach(m -> w.println(m.containsKey("command") ? m.get("command")
-                    : "move vnode " + m.get("vnode") + " from " + m.get("from") + " to " + m.get("to")));
+            plan.moves()
+                    .forEach(m -> w.println(
+                            m.containsKey("command")
+                                    ? m.get("command")
+                                    : "move vnode " + m.get("vnode") + " from " + m.get("from") + " to "
+                                            + m.get("to")));
         } else {
             summarize(w, after, "after the moves: ");
             w.println("# the rows a node gave away stay on its disk until `nodetool cleanup`: run it on every node");
@@ -344,8 +406,15 @@ final class RebalanceCommand implements Callable<Integer> {
     }
 
     private void summarize(PrintWriter w, Plan plan, String prefix) {
-        w.printf("# %s%s.%s: %d ranges on %d nodes, %d keys, max/mean %.3f%n", prefix, keyspace, table, plan.ranges(),
-                plan.nodeNames().size(), plan.keys(), plan.balance().maxOverMean());
+        w.printf(
+                "# %s%s.%s: %d ranges on %d nodes, %d keys, max/mean %.3f%n",
+                prefix,
+                keyspace,
+                table,
+                plan.ranges(),
+                plan.nodeNames().size(),
+                plan.keys(),
+                plan.balance().maxOverMean());
         for (int i = 0; i < plan.nodeNames().size(); i++) {
             w.printf("node %-15s keys %d%n", plan.nodeNames().get(i), plan.load()[i]);
         }
@@ -363,7 +432,8 @@ final class RebalanceCommand implements Callable<Integer> {
         try {
             return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
         } catch (RuntimeException e) {
-            throw new ParameterException(spec.commandLine(), "--contact " + hostPort + " (expected: HOST:PORT, e.g. 10.0.0.1:9042)");
+            throw new ParameterException(
+                    spec.commandLine(), "--contact " + hostPort + " (expected: HOST:PORT, e.g. 10.0.0.1:9042)");
         }
     }
 }

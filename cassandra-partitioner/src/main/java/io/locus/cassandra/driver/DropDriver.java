@@ -1,22 +1,20 @@
 package io.locus.cassandra.driver;
 
-import java.nio.ByteBuffer;
-
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.context.DriverContext;
 import com.datastax.oss.driver.api.core.metadata.token.Token;
 import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
+import com.datastax.oss.driver.api.core.session.ProgrammaticArguments;
 import com.datastax.oss.driver.internal.core.context.DefaultDriverContext;
 import com.datastax.oss.driver.internal.core.metadata.token.ByteOrderedToken;
 import com.datastax.oss.driver.internal.core.metadata.token.ByteOrderedTokenFactory;
 import com.datastax.oss.driver.internal.core.metadata.token.DefaultTokenFactoryRegistry;
 import com.datastax.oss.driver.internal.core.metadata.token.TokenFactory;
 import com.datastax.oss.driver.internal.core.metadata.token.TokenFactoryRegistry;
-import com.datastax.oss.driver.api.core.session.ProgrammaticArguments;
-
 import io.locus.cassandra.drop.PathEncoder;
+import java.nio.ByteBuffer;
 
 /**
  * DataStax Java driver 4.x support for clusters running {@code io.locus.cassandra.DropPartitioner}.
@@ -42,8 +40,7 @@ public final class DropDriver {
     /** The partitioner class name as a node reports it in {@code system.local}. */
     public static final String PARTITIONER = "io.locus.cassandra.DropPartitioner";
 
-    private DropDriver() {
-    }
+    private DropDriver() {}
 
     /** A session builder whose sessions know DROP's tokens; otherwise it is a plain {@link CqlSession#builder()}. */
     public static CqlSessionBuilder sessionBuilder() {
@@ -54,7 +51,8 @@ public final class DropDriver {
                     @Override
                     protected TokenFactoryRegistry buildTokenFactoryRegistry() {
                         TokenFactoryRegistry builtIn = new DefaultTokenFactoryRegistry(this);
-                        return name -> PARTITIONER.equals(name) ? new DropTokenFactory() : builtIn.tokenFactoryFor(name);
+                        return name ->
+                                PARTITIONER.equals(name) ? new DropTokenFactory() : builtIn.tokenFactoryFor(name);
                     }
                 };
             }

@@ -17,8 +17,7 @@ import java.util.Map;
  * round-robin order: the best case of Cassandra's token allocation.
  */
 public final class Baselines {
-    private Baselines() {
-    }
+    private Baselines() {}
 
     /** FileHash = Murmur3Partitioner: the 64-bit murmur3 (h1, seed 0) of the whole key on a hash ring. */
     public static int[] fileHash(List<String> keys, int nodes, int vnodes) {

@@ -8,12 +8,10 @@ package io.locus.cassandra.drop;
  * thread-safe.
  */
 public final class BoundarySnapper {
-    private BoundarySnapper() {
-    }
+    private BoundarySnapper() {}
 
     /** A chosen cut: samples {@code 0..index} go left; {@code token} is the new range end. */
-    public record Cut(int index, byte[] token, int lcpLevels, long leftWeight) {
-    }
+    public record Cut(int index, byte[] token, int lcpLevels, long leftWeight) {}
 
     /**
      * The best cut of {@code histogram} near {@code targetLeftWeight}.

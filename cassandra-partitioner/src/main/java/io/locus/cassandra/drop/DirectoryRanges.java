@@ -8,12 +8,10 @@ import java.util.List;
  * {@code SELECT ... WHERE token(path) >= ? AND token(path) <= ?}. Both bounds are inclusive. Pure; thread-safe.
  */
 public final class DirectoryRanges {
-    private DirectoryRanges() {
-    }
+    private DirectoryRanges() {}
 
     /** An inclusive token interval. */
-    public record Interval(byte[] first, byte[] last) {
-    }
+    public record Interval(byte[] first, byte[] last) {}
 
     /**
      * The interval holding exactly the direct entries of {@code dir} (one readdir+stat), up to 16-bit sibling code
@@ -55,12 +53,12 @@ public final class DirectoryRanges {
             throw new IllegalArgumentException("directory \"" + dir + "\" (expected: an absolute path without '..')");
         }
         if (subtree && c.size() > TokenLayout.LEVELS) {
-            throw new IllegalArgumentException("directory \"" + dir + "\" has depth " + c.size()
-                    + " (expected: <= 20 for a subtree interval)");
+            throw new IllegalArgumentException(
+                    "directory \"" + dir + "\" has depth " + c.size() + " (expected: <= 20 for a subtree interval)");
         }
         // The token of a child entry "dir/x" carries exactly dir's level codes; its name field is then replaced.
-        byte[] child = PathEncoder.encode((PathNames.prefix(c, c.size()) + (c.isEmpty() ? "" : "/") + "x")
-                .getBytes(StandardCharsets.UTF_8));
+        byte[] child = PathEncoder.encode(
+                (PathNames.prefix(c, c.size()) + (c.isEmpty() ? "" : "/") + "x").getBytes(StandardCharsets.UTF_8));
         TokenLayout.putInt(child, TokenLayout.NAME_OFFSET, 0);
         return child;
     }

@@ -23,12 +23,10 @@ public final class DropPlanner {
         PATH_REGION_END = t;
     }
 
-    private DropPlanner() {
-    }
+    private DropPlanner() {}
 
     /** A planned ring: tokens per node and the key count each range is predicted to hold. */
-    public record Plan(List<List<byte[]>> tokensPerNode, Ring ring, long[] predictedLoad, List<Integer> cutLevels) {
-    }
+    public record Plan(List<List<byte[]>> tokensPerNode, Ring ring, long[] predictedLoad, List<Integer> cutLevels) {}
 
     /**
      * Plans a ring.
@@ -41,7 +39,8 @@ public final class DropPlanner {
      */
     public static Plan plan(List<byte[]> keyTokens, int nodes, int vnodesPerNode, double snapTolerance) {
         if (nodes < 1 || vnodesPerNode < 1) {
-            throw new IllegalArgumentException("nodes " + nodes + ", vnodes " + vnodesPerNode + " (expected: >= 1 each)");
+            throw new IllegalArgumentException(
+                    "nodes " + nodes + ", vnodes " + vnodesPerNode + " (expected: >= 1 each)");
         }
         if (!(snapTolerance >= 0 && snapTolerance <= 0.5)) {
             throw new IllegalArgumentException("snapTolerance " + snapTolerance + " (expected: within [0, 0.5])");
@@ -76,7 +75,8 @@ public final class DropPlanner {
             cutLevels.add(cut.lcpLevels());
         }
         byte[] last = TokenMath.compare(sorted.get(sorted.size() - 1), PATH_REGION_END) <= 0
-                ? PATH_REGION_END : TokenMath.maximum();
+                ? PATH_REGION_END
+                : TokenMath.maximum();
         tokens.add(last);
         owners.add((ranges - 1) % nodes);
         Ring ring = new Ring(tokens, owners);

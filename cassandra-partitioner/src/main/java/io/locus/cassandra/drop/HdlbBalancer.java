@@ -29,16 +29,13 @@ public final class HdlbBalancer {
     }
 
     /** A vnode transfer. */
-    public record Move(Vnode vnode, int from, int to) {
-    }
+    public record Move(Vnode vnode, int from, int to) {}
 
     /** A split of vnode {@code parentId} at {@code boundary}: keys up to and including it form the left half. */
-    public record Split(String parentId, byte[] boundary, Vnode left, Vnode right) {
-    }
+    public record Split(String parentId, byte[] boundary, Vnode left, Vnode right) {}
 
     /** The outcome of a round: the new vnode set (splits applied), the moves, the splits and what stayed unplaced. */
-    public record RoundPlan(List<Vnode> vnodes, List<Move> moves, List<Split> splits, List<Vnode> unplaced) {
-    }
+    public record RoundPlan(List<Vnode> vnodes, List<Move> moves, List<Split> splits, List<Vnode> unplaced) {}
 
     /**
      * Computes one round.
@@ -53,8 +50,8 @@ public final class HdlbBalancer {
         long[] load = new long[nodeCount];
         for (Vnode v : vnodes) {
             if (v.node() < 0 || v.node() >= nodeCount) {
-                throw new IllegalArgumentException("vnode " + v.id() + " owner " + v.node()
-                        + " (expected: within [0, " + nodeCount + "))");
+                throw new IllegalArgumentException(
+                        "vnode " + v.id() + " owner " + v.node() + " (expected: within [0, " + nodeCount + "))");
             }
             load[v.node()] += v.weight();
         }
@@ -133,7 +130,9 @@ public final class HdlbBalancer {
         KeyRangeHistogram left = h.slice(0, cut.index() + 1);
         KeyRangeHistogram right = h.slice(cut.index() + 1, h.size());
         int depth = v.splitDepth() + 1;
-        return new Split(v.id(), cut.token(),
+        return new Split(
+                v.id(),
+                cut.token(),
                 new Vnode(v.id() + "L", v.node(), left.weight(), left, depth),
                 new Vnode(v.id() + "R", v.node(), right.weight(), right, depth));
     }

@@ -9,8 +9,8 @@ package io.locus.cassandra.drop;
  * @param maxMovesPerNode transfers a heavy node may start per round (default 1; planning uses no limit)
  * @param knapsackUnits DP resolution: capacities are quantised to at most this many units (default 10,000)
  */
-public record HdlbConfig(double capacityTolerance, double snapTolerance, int maxSplitDepth, int maxMovesPerNode,
-                         int knapsackUnits) {
+public record HdlbConfig(
+        double capacityTolerance, double snapTolerance, int maxSplitDepth, int maxMovesPerNode, int knapsackUnits) {
     /** The defaults of A.4.4. */
     public static final HdlbConfig DEFAULTS = new HdlbConfig(1.10, 0.10, 3, 1, 10_000);
 

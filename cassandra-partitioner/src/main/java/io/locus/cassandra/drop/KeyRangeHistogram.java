@@ -13,7 +13,7 @@ import java.util.List;
  */
 public final class KeyRangeHistogram {
     private final byte[][] tokens;
-    private final long[] cumulative;   // cumulative[i] = keys represented by samples 0..i
+    private final long[] cumulative; // cumulative[i] = keys represented by samples 0..i
 
     private KeyRangeHistogram(byte[][] tokens, long[] cumulative) {
         this.tokens = tokens;

@@ -12,8 +12,7 @@ import java.util.List;
  * placement never exceeds a capacity. Time O(receivers x items x units).
  */
 public final class MultiStageKnapsack {
-    private MultiStageKnapsack() {
-    }
+    private MultiStageKnapsack() {}
 
     /**
      * @param weights item weights (>= 0)

@@ -15,13 +15,13 @@ import java.nio.ByteOrder;
  * <p>Stateless and thread-safe; no allocation.
  */
 public final class Murmur3Hash {
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
 
-    private Murmur3Hash() {
-    }
+    private Murmur3Hash() {}
 
     /** The first 64-bit half (h1) of murmur3_x64_128 over {@code data[offset, offset+length)}. */
     public static long hash128First(byte[] data, int offset, int length, int seed) {

@@ -32,10 +32,11 @@ public final class NameHash {
     static final long M1 = 0x9E3779B97F4A7C15L;
     /** Final multiplier. */
     static final long M2 = 0xD6E8FEB86659FD93L;
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private NameHash() {
-    }
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private NameHash() {}
 
     /** H32 of {@code data[offset, offset+length)}. */
     public static int hash32(byte[] data, int offset, int length) {

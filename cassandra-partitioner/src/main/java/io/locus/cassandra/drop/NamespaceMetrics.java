@@ -19,15 +19,15 @@ import java.util.Map;
  * listing sets when queried (children OR-ed into parents), not stored per key and ancestor.
  */
 public final class NamespaceMetrics {
-    private final int words;                                  // 64-bit words per node set
+    private final int words; // 64-bit words per node set
     private final Map<String, Integer> dirIds = new HashMap<>();
-    private int[] parent = new int[1024];                     // parent directory id; -1 for "/"
-    private int[] depth = new int[1024];                      // components of the directory; 0 for "/"
-    private long[] listing;                                   // node set of each directory's direct entries
+    private int[] parent = new int[1024]; // parent directory id; -1 for "/"
+    private int[] depth = new int[1024]; // components of the directory; 0 for "/"
+    private long[] listing; // node set of each directory's direct entries
     private int dirs;
     private String lastParent;
     private int lastParentId;
-    private long[] subtree;                                   // derived on query; null after add
+    private long[] subtree; // derived on query; null after add
     private final long[] load;
 
     /** Empty metrics for {@code nodes} nodes. */
@@ -135,8 +135,8 @@ public final class NamespaceMetrics {
     }
 
     /** Locality of the directories at one depth. */
-    public record DepthLocality(int depth, int directories, double meanNodes, int medianNodes, int maxNodes,
-                                double singleNodeFraction) {
+    public record DepthLocality(
+            int depth, int directories, double meanNodes, int medianNodes, int maxNodes, double singleNodeFraction) {
         /** The thesis's box label, (mean N − 1) × 100 %. */
         public double extraNodesPercent() {
             return (meanNodes - 1) * 100;
@@ -188,8 +188,7 @@ public final class NamespaceMetrics {
     }
 
     /** Per-node key counts and their spread. */
-    public record Balance(long min, long max, double mean, double maxOverMean, double maxOverMin) {
-    }
+    public record Balance(long min, long max, double mean, double maxOverMean, double maxOverMin) {}
 
     /** Balance of the keys added so far; max/min is infinite if some node holds nothing. */
     public Balance balance() {
@@ -201,8 +200,8 @@ public final class NamespaceMetrics {
         long min = Arrays.stream(loads).min().orElse(0);
         long max = Arrays.stream(loads).max().orElse(0);
         double mean = Arrays.stream(loads).average().orElse(0);
-        return new Balance(min, max, mean, mean == 0 ? 1 : max / mean,
-                min == 0 ? Double.POSITIVE_INFINITY : (double) max / min);
+        return new Balance(
+                min, max, mean, mean == 0 ? 1 : max / mean, min == 0 ? Double.POSITIVE_INFINITY : (double) max / min);
     }
 
     /** Per-node key counts (a copy). */

@@ -12,8 +12,7 @@ import java.util.List;
  * Pairs across the ring's wrap point are not adjusted. Pure and deterministic.
  */
 public final class NeighborAdjust {
-    private NeighborAdjust() {
-    }
+    private NeighborAdjust() {}
 
     /**
      * One node's primary range {@code (previous token, token]} and the sorted tokens of the keys in it.
@@ -22,12 +21,10 @@ public final class NeighborAdjust {
      * @param token the node's token
      * @param keys sorted tokens of the range's keys (or a uniform sample of them)
      */
-    public record NodeRange(String node, byte[] token, KeyRangeHistogram keys) {
-    }
+    public record NodeRange(String node, byte[] token, KeyRangeHistogram keys) {}
 
     /** A boundary move: {@code node} moves its token to {@code newToken}. */
-    public record Move(String node, byte[] oldToken, byte[] newToken, long keysMoved) {
-    }
+    public record Move(String node, byte[] oldToken, byte[] newToken, long keysMoved) {}
 
     /**
      * Up to {@code maxMoves} successive moves, each applied to the model before the next is computed, stopping when
@@ -53,7 +50,8 @@ public final class NeighborAdjust {
                 }
             }
             // Heaviest first; ties in ring order, so the result stays deterministic.
-            overloaded.sort((x, y) -> Long.compare(r.get(y).keys().weight(), r.get(x).keys().weight()));
+            overloaded.sort((x, y) ->
+                    Long.compare(r.get(y).keys().weight(), r.get(x).keys().weight()));
             Move m = null;
             for (int heavy : overloaded) {
                 List<NodeRange> trial = new ArrayList<>(r);
@@ -80,7 +78,7 @@ public final class NeighborAdjust {
         long h = r.get(heavy).keys().weight();
         // NBRADJUST with the lighter usable neighbour: both end at about half of their sum.
         boolean prevLighter = r.get(prev).keys().weight() <= r.get(next).keys().weight();
-        int[] lefts = prevLighter ? new int[]{prev, heavy} : new int[]{heavy, prev};
+        int[] lefts = prevLighter ? new int[] {prev, heavy} : new int[] {heavy, prev};
         int nbrLeft = -1;
         for (int left : lefts) {
             if ((left + 1) % r.size() != 0) {
@@ -88,13 +86,20 @@ public final class NeighborAdjust {
                 break;
             }
         }
-        double nbrMax = nbrLeft < 0 ? Double.MAX_VALUE
-                : (r.get(nbrLeft).keys().weight() + r.get((nbrLeft + 1) % r.size()).keys().weight()) / 2.0;
+        double nbrMax = nbrLeft < 0
+                ? Double.MAX_VALUE
+                : (r.get(nbrLeft).keys().weight()
+                                + r.get((nbrLeft + 1) % r.size()).keys().weight())
+                        / 2.0;
         // REORDER: the lightest node hands its range to its successor and takes half of the heavy range.
         int light = lightestMovable(r, heavy);
-        double reorderMax = light < 0 ? Double.MAX_VALUE
-                : Math.max(h / 2.0, r.get(light).keys().weight() + r.get(light + 1).keys().weight());
-        return reorderMax < nbrMax ? reorder(r, light, heavy, snapTolerance, cap)
+        double reorderMax = light < 0
+                ? Double.MAX_VALUE
+                : Math.max(
+                        h / 2.0,
+                        r.get(light).keys().weight() + r.get(light + 1).keys().weight());
+        return reorderMax < nbrMax
+                ? reorder(r, light, heavy, snapTolerance, cap)
                 : nbrLeft < 0 ? null : adjust(r, nbrLeft, (nbrLeft + 1) % r.size(), snapTolerance, cap);
     }
 
@@ -172,7 +177,7 @@ public final class NeighborAdjust {
             merged.add(b.token(i));
         }
         if (right == 0) {
-            return null;   // across the wrap point: the right range's tokens are smaller than the left's
+            return null; // across the wrap point: the right range's tokens are smaller than the left's
         }
         KeyRangeHistogram both;
         try {
@@ -187,7 +192,9 @@ public final class NeighborAdjust {
         NodeRange l = r.get(left);
         long moved = cut.leftWeight() - a.weight();
         r.set(left, new NodeRange(l.node(), cut.token(), both.slice(0, cut.index() + 1)));
-        r.set(right, new NodeRange(r.get(right).node(), r.get(right).token(), both.slice(cut.index() + 1, both.size())));
+        r.set(
+                right,
+                new NodeRange(r.get(right).node(), r.get(right).token(), both.slice(cut.index() + 1, both.size())));
         return new Move(l.node(), l.token(), cut.token(), moved);
     }
 }

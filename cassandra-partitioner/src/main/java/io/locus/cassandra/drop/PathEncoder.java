@@ -1,17 +1,17 @@
 package io.locus.cassandra.drop;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
-
 import static io.locus.cassandra.drop.TokenLayout.LEVELS;
 import static io.locus.cassandra.drop.TokenLayout.NAME_OFFSET;
 import static io.locus.cassandra.drop.TokenLayout.NON_PATH_L1;
 import static io.locus.cassandra.drop.TokenLayout.OVERFLOW_OFFSET;
 import static io.locus.cassandra.drop.TokenLayout.SEED;
 import static io.locus.cassandra.drop.TokenLayout.TOKEN_BYTES;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Mode-H locality-preserving encoder: a partition key (an absolute path as bytes) to its 48-byte token.
@@ -57,14 +57,15 @@ public final class PathEncoder {
     private static final byte DOT = '.';
     /** Largest direct-buffer key copied into the per-thread scratch array (Cassandra caps keys at 65,535 bytes). */
     private static final int SCRATCH_MAX = 65_536;
+
     private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[256]);
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long SLASHES = 0x2F2F2F2F2F2F2F2FL;
     private static final long LOW_BITS = 0x0101010101010101L;
     private static final long HIGH_BITS = 0x8080808080808080L;
 
-    private PathEncoder() {
-    }
+    private PathEncoder() {}
 
     /** Encodes the remaining bytes of {@code key} (position and limit are not changed). */
     public static byte[] encode(ByteBuffer key) {
@@ -97,7 +98,7 @@ public final class PathEncoder {
         if (key[offset] != SLASH) {
             encodeNonPath(key, offset, length, t);
         } else if (!encodePath(key, offset, length, t)) {
-            Arrays.fill(t, 0, OVERFLOW_OFFSET, (byte) 0);   // level codes written before the '..' was seen
+            Arrays.fill(t, 0, OVERFLOW_OFFSET, (byte) 0); // level codes written before the '..' was seen
             encodeNonPath(key, offset, length, t);
         }
         return t;
@@ -140,19 +141,19 @@ public final class PathEncoder {
      */
     private static boolean encodePath(byte[] key, int offset, int length, byte[] t) {
         int end = offset + length;
-        int lastRead = key.length - 8;  // the last index at which an 8-byte read fits
-        int parents = 0;            // completed parent components so far
-        int pendingStart = -1;      // the last component seen; it becomes a parent when another one follows
+        int lastRead = key.length - 8; // the last index at which an 8-byte read fits
+        int parents = 0; // completed parent components so far
+        int pendingStart = -1; // the last component seen; it becomes a parent when another one follows
         int pendingEnd = -1;
         int pendingHash = 0;
-        int overflowStart = -1;     // start of parent 21 in the key
-        int overflowEnd = -1;       // end of the last parent beyond level 20
+        int overflowStart = -1; // start of parent 21 in the key
+        int overflowEnd = -1; // end of the last parent beyond level 20
         int s = offset + 1;
         while (s <= end) {
             long h = NameHash.SEED;
             int p = s;
             long w;
-            int n;                  // bytes of the component in w (8: the component goes on)
+            int n; // bytes of the component in w (8: the component goes on)
             while (true) {
                 if (p <= lastRead) {
                     w = (long) LONG_LE.get(key, p);
@@ -197,7 +198,7 @@ public final class PathEncoder {
             s = e + 1;
         }
         if (pendingStart < 0) {
-            TokenLayout.putInt(t, NAME_OFFSET, 1);  // the root: smallest path token, never the minimum
+            TokenLayout.putInt(t, NAME_OFFSET, 1); // the root: smallest path token, never the minimum
             return true;
         }
         if (parents > LEVELS) {

@@ -5,8 +5,7 @@ import java.util.List;
 
 /** String-level path helpers with the same normalisation as {@link PathEncoder}. Pure; thread-safe. */
 public final class PathNames {
-    private PathNames() {
-    }
+    private PathNames() {}
 
     /**
      * The components of an absolute path after normalisation (empty for "/"), or null if the key is not an absolute

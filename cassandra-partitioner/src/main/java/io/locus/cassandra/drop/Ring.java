@@ -29,8 +29,8 @@ public final class Ring {
             this.tokens[i] = tokens.get(idx.get(i));
             this.owners[i] = owners.get(idx.get(i));
             if (i > 0 && TokenMath.compare(this.tokens[i - 1], this.tokens[i]) == 0) {
-                throw new IllegalArgumentException("duplicate ring token " + TokenMath.toHex(this.tokens[i])
-                        + " (expected: distinct tokens)");
+                throw new IllegalArgumentException(
+                        "duplicate ring token " + TokenMath.toHex(this.tokens[i]) + " (expected: distinct tokens)");
             }
         }
     }

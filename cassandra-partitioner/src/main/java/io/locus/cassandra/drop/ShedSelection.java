@@ -9,12 +9,10 @@ import java.util.List;
  * always keep the first; keep each further vnode only while the kept sum stays &lt;= W; shed the rest.
  */
 public final class ShedSelection {
-    private ShedSelection() {
-    }
+    private ShedSelection() {}
 
     /** The split of one node's vnodes into kept and shed, both in descending weight order. */
-    public record Result(List<Vnode> keep, List<Vnode> shed) {
-    }
+    public record Result(List<Vnode> keep, List<Vnode> shed) {}
 
     /** Applies the rule with the mean load {@code meanLoad} (W). Ties keep the input order. */
     public static Result select(List<Vnode> vnodes, double meanLoad) {

@@ -33,8 +33,7 @@ public final class TokenLayout {
     /** Seed of every hash in the layout: ASCII "DROP". Fixed forever. */
     public static final int SEED = 0x44524F50;
 
-    private TokenLayout() {
-    }
+    private TokenLayout() {}
 
     /** Reads the 2-byte code of level {@code level} (1-based, 1..20). */
     public static int levelCode(byte[] token, int level) {

@@ -1,13 +1,13 @@
 package io.locus.cassandra.drop;
 
+import static io.locus.cassandra.drop.TokenLayout.TOKEN_BYTES;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Random;
-
-import static io.locus.cassandra.drop.TokenLayout.TOKEN_BYTES;
 
 /**
  * Arithmetic on 48-byte tokens seen as points on a ring of 2^384 positions (unsigned big-endian integers).
@@ -18,11 +18,11 @@ import static io.locus.cassandra.drop.TokenLayout.TOKEN_BYTES;
 public final class TokenMath {
     /** Number of positions on the ring: 2^384. */
     public static final BigInteger RING_SIZE = BigInteger.ONE.shiftLeft(8 * TOKEN_BYTES);
+
     private static final BigInteger MAX_VALUE = RING_SIZE.subtract(BigInteger.ONE);
     private static final HexFormat HEX = HexFormat.of();
 
-    private TokenMath() {
-    }
+    private TokenMath() {}
 
     /** Unsigned lexicographic comparison (the token order). */
     public static int compare(byte[] a, byte[] b) {
@@ -85,13 +85,17 @@ public final class TokenMath {
         }
         // Exact product (no MathContext): a 384-bit width has 116 decimal digits, and any rounding can push the
         // result of ratio 1.0 past the right end (Cassandra's Splitter ends its last part there).
-        BigInteger step = new BigDecimal(width(left, right)).multiply(new BigDecimal(ratioToLeft)).toBigInteger();
+        BigInteger step = new BigDecimal(width(left, right))
+                .multiply(new BigDecimal(ratioToLeft))
+                .toBigInteger();
         return fromBigInteger(toBigInteger(left).add(step));
     }
 
     /** Fraction of the ring covered by {@code (left, right]}, in (0, 1]; 1 when the tokens are equal. */
     public static double ringFraction(byte[] left, byte[] right) {
-        return new BigDecimal(width(left, right)).divide(new BigDecimal(RING_SIZE), MathContext.DECIMAL64).doubleValue();
+        return new BigDecimal(width(left, right))
+                .divide(new BigDecimal(RING_SIZE), MathContext.DECIMAL64)
+                .doubleValue();
     }
 
     /** The next token in ring order; the maximum wraps to the minimum. */

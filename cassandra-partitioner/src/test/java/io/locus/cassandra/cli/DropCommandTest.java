@@ -1,20 +1,18 @@
 package io.locus.cassandra.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.cassandra.TestNamespace;
+import io.locus.cassandra.drop.TokenMath;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.locus.cassandra.TestNamespace;
-import io.locus.cassandra.drop.TokenMath;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DropCommandTest {
     private static Path keys;
@@ -52,7 +50,7 @@ class DropCommandTest {
     @Test
     void evaluate_text_listsEveryScheme() {
         String table = run(0, "evaluate", "--keys", keys.toString(), "--nodes", "8");
-        for (String scheme : new String[]{"DROP", "FileHash (Murmur3)", "DirHash", "Static subtree", "ByteOrdered"}) {
+        for (String scheme : new String[] {"DROP", "FileHash (Murmur3)", "DirHash", "Static subtree", "ByteOrdered"}) {
             assertTrue(table.contains(scheme), table);
         }
     }
@@ -63,8 +61,30 @@ class DropCommandTest {
         run(1, "plan", "--keys", "target/does-not-exist.txt", "--nodes", "2");
         run(2, "frobnicate");
         // --execute's options are checked before any connection is made (no cluster listens here).
-        run(2, "rebalance", "--contact", "127.0.0.1:1", "--keyspace", "fs", "--table", "t", "--execute", "--jmx", "127.0.0.2");
-        run(2, "rebalance", "--contact", "127.0.0.1:1", "--keyspace", "fs", "--table", "t", "--execute", "--jmx-port", "0");
+        run(
+                2,
+                "rebalance",
+                "--contact",
+                "127.0.0.1:1",
+                "--keyspace",
+                "fs",
+                "--table",
+                "t",
+                "--execute",
+                "--jmx",
+                "127.0.0.2");
+        run(
+                2,
+                "rebalance",
+                "--contact",
+                "127.0.0.1:1",
+                "--keyspace",
+                "fs",
+                "--table",
+                "t",
+                "--execute",
+                "--jmx-port",
+                "0");
         run(2, "rebalance", "--contact", "127.0.0.1:1", "--keyspace", "fs", "--table", "t", "--jmx", "127.0.0.2=7200");
     }
 }

@@ -1,13 +1,12 @@
 package io.locus.cassandra.cli;
 
-import java.net.InetSocketAddress;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class JmxEndpointsTest {
     @Test
@@ -21,14 +20,15 @@ class JmxEndpointsTest {
 
     @Test
     void malformedSpecs_areRejectedWithTheSpecInTheMessage() {
-        for (String bad : List.of("127.0.0.2", "=7200", "127.0.0.2=", "127.0.0.2=x", "127.0.0.2=70000", "127.0.0.2=:7200")) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> JmxEndpoints.parse(7199, List.of(bad)), bad);
+        for (String bad :
+                List.of("127.0.0.2", "=7200", "127.0.0.2=", "127.0.0.2=x", "127.0.0.2=70000", "127.0.0.2=:7200")) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> JmxEndpoints.parse(7199, List.of(bad)), bad);
             assertTrue(e.getMessage().contains("--jmx " + bad), e.getMessage());
         }
         assertThrows(IllegalArgumentException.class, () -> JmxEndpoints.parse(0, List.of()));
-        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
-                () -> JmxEndpoints.parse(7199, List.of("a=1", "a=2")));
+        IllegalArgumentException twice =
+                assertThrows(IllegalArgumentException.class, () -> JmxEndpoints.parse(7199, List.of("a=1", "a=2")));
         assertEquals("--jmx names node a twice", twice.getMessage());
     }
 }

@@ -5,8 +5,7 @@ import java.util.List;
 
 /** Lets ITs in other packages drive the package-private {@link MoveExecutor} against real nodes. */
 public final class MoveExecutorAccess {
-    private MoveExecutorAccess() {
-    }
+    private MoveExecutorAccess() {}
 
     /**
      * Moves {@code node} from {@code from} to {@code to} through JMX at {@code jmxHost:jmxPort} and returns the failure

@@ -1,5 +1,8 @@
 package io.locus.cassandra.drop;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -8,11 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The core must stay free of host types so the driver helper and the CLI can use it without a Cassandra node. */
 class CoreImportGuardTest {
@@ -21,8 +20,14 @@ class CoreImportGuardTest {
 
     @Test
     void coreSources_importNoHostPackage() throws IOException {
-        assertEquals(List.of(), offenders(Path.of("src/main/java/io/locus/cassandra/drop"), ".java",
-                bytes -> HOST_IMPORT.matcher(new String(bytes, StandardCharsets.UTF_8)).find()));
+        assertEquals(
+                List.of(),
+                offenders(
+                        Path.of("src/main/java/io/locus/cassandra/drop"),
+                        ".java",
+                        bytes -> HOST_IMPORT
+                                .matcher(new String(bytes, StandardCharsets.UTF_8))
+                                .find()));
     }
 
     @Test
@@ -43,13 +48,16 @@ class CoreImportGuardTest {
         try (Stream<Path> files = Files.walk(dir)) {
             List<Path> all = files.filter(p -> p.toString().endsWith(suffix)).toList();
             assertTrue(all.size() >= 10, "only " + all.size() + " files in " + dir);
-            return all.stream().filter(p -> {
-                try {
-                    return bad.test(Files.readAllBytes(p));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).map(Path::toString).toList();
+            return all.stream()
+                    .filter(p -> {
+                        try {
+                            return bad.test(Files.readAllBytes(p));
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    })
+                    .map(Path::toString)
+                    .toList();
         }
     }
 }

@@ -1,14 +1,12 @@
 package io.locus.cassandra.drop;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
-import io.locus.cassandra.TestNamespace;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.locus.cassandra.TestNamespace;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class DirectoryRangesTest {
     private static boolean inside(DirectoryRanges.Interval r, String key) {
@@ -35,7 +33,8 @@ class DirectoryRangesTest {
     void subtree_deeperThan20Levels_isRejectedWithTheDepth() {
         String deep = "/d".repeat(21);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DirectoryRanges.subtree(deep));
-        assertEquals("directory \"" + deep + "\" has depth 21 (expected: <= 20 for a subtree interval)", e.getMessage());
+        assertEquals(
+                "directory \"" + deep + "\" has depth 21 (expected: <= 20 for a subtree interval)", e.getMessage());
         assertEquals(true, inside(DirectoryRanges.listing(deep), deep + "/file"));
     }
 }

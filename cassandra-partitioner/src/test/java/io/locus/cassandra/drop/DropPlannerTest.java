@@ -1,16 +1,14 @@
 package io.locus.cassandra.drop;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
-import io.locus.cassandra.TestNamespace;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.cassandra.TestNamespace;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class DropPlannerTest {
     @Test
@@ -47,7 +45,8 @@ class DropPlannerTest {
 
     @Test
     void plan_tooFewKeys_saysHowManyAreNeeded() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> DropPlanner.plan(List.of(PathEncoder.encode("/a".getBytes(StandardCharsets.UTF_8))), 2, 1, 0.02));
         assertEquals("key sample of 1 keys for 2 ranges (expected: at least 4 keys)", e.getMessage());
     }

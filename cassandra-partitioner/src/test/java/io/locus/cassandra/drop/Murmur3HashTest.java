@@ -1,14 +1,13 @@
 package io.locus.cassandra.drop;
 
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.Random;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.common.hash.HashCode;
 import com.google.common.hash.Hashing;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class Murmur3HashTest {
     @Test

@@ -1,12 +1,11 @@
 package io.locus.cassandra.drop;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class NameHashTest {
     private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);

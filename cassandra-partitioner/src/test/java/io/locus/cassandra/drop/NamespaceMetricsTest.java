@@ -1,17 +1,15 @@
 package io.locus.cassandra.drop;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.locus.cassandra.TestNamespace;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
-
-import io.locus.cassandra.TestNamespace;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class NamespaceMetricsTest {
     @Test
@@ -23,7 +21,7 @@ class NamespaceMetricsTest {
         m.add("/b/z/1", 2);
         m.add("not-a-path", 2);
         NamespaceMetrics.DepthLocality d1 = m.subtreeLocality(1);
-        assertEquals(2, d1.directories());          // /a spans {0,1}, /b spans {2}
+        assertEquals(2, d1.directories()); // /a spans {0,1}, /b spans {2}
         assertEquals(1.5, d1.meanNodes(), 1e-9);
         assertEquals(2, d1.maxNodes());
         assertEquals(0.5, d1.singleNodeFraction(), 1e-9);
@@ -41,25 +39,39 @@ class NamespaceMetricsTest {
     @Test
     void metrics_equalANaiveReference_onTheRealNamespace_andOddKeys_for130Nodes() {
         List<String> keys = new ArrayList<>(TestNamespace.paths());
-        keys.addAll(List.of("/", "//", "/usr//bin/./ls/", "/usr/../etc", "relative/x", "/.hidden/x", "/a/./b", "/a/b/"));
-        for (int nodes : new int[]{130}) {
+        keys.addAll(
+                List.of("/", "//", "/usr//bin/./ls/", "/usr/../etc", "relative/x", "/.hidden/x", "/a/./b", "/a/b/"));
+        for (int nodes : new int[] {130}) {
             Random random = new Random(nodes);
             NamespaceMetrics fast = new NamespaceMetrics(nodes);
             NaiveMetrics naive = new NaiveMetrics();
             for (String k : keys) {
                 // Mostly by parent directory, so that many sets hold a single node; else random.
-                int node = random.nextInt(4) == 0 ? random.nextInt(nodes) : Math.floorMod(parentOf(k).hashCode(), nodes);
+                int node = random.nextInt(4) == 0
+                        ? random.nextInt(nodes)
+                        : Math.floorMod(parentOf(k).hashCode(), nodes);
                 fast.add(k, node);
                 naive.add(k, node);
             }
             for (int d = 1; d <= 4; d++) {
-                assertEquals(naive.summary(naive.subtree, d, d), fast.subtreeLocality(d), "depth " + d + ", " + nodes + " nodes");
+                assertEquals(
+                        naive.summary(naive.subtree, d, d),
+                        fast.subtreeLocality(d),
+                        "depth " + d + ", " + nodes + " nodes");
             }
-            assertEquals(naive.summary(naive.subtree, 2, Integer.MAX_VALUE), fast.subtreeLocalityAtLeast(2), nodes + " nodes");
-            assertEquals(naive.summary(naive.listing, Integer.MIN_VALUE, Integer.MAX_VALUE).directories(),
+            assertEquals(
+                    naive.summary(naive.subtree, 2, Integer.MAX_VALUE),
+                    fast.subtreeLocalityAtLeast(2),
+                    nodes + " nodes");
+            assertEquals(
+                    naive.summary(naive.listing, Integer.MIN_VALUE, Integer.MAX_VALUE)
+                            .directories(),
                     fast.listingLocality().directories());
-            assertEquals(naive.summary(naive.listing, Integer.MIN_VALUE, Integer.MAX_VALUE).meanNodes(),
-                    fast.listingLocality().meanNodes(), 1e-12);
+            assertEquals(
+                    naive.summary(naive.listing, Integer.MIN_VALUE, Integer.MAX_VALUE)
+                            .meanNodes(),
+                    fast.listingLocality().meanNodes(),
+                    1e-12);
         }
     }
 
@@ -90,12 +102,15 @@ class NamespaceMetricsTest {
         }
 
         NamespaceMetrics.DepthLocality summary(Map<String, BitSet> sets, int minDepth, int maxDepth) {
-            int[] s = sets.entrySet().stream().filter(e -> depthOf.get(e.getKey()) >= minDepth && depthOf.get(e.getKey()) <= maxDepth)
-                    .mapToInt(e -> e.getValue().cardinality()).sorted().toArray();
+            int[] s = sets.entrySet().stream()
+                    .filter(e -> depthOf.get(e.getKey()) >= minDepth && depthOf.get(e.getKey()) <= maxDepth)
+                    .mapToInt(e -> e.getValue().cardinality())
+                    .sorted()
+                    .toArray();
             double mean = java.util.Arrays.stream(s).average().orElse(0);
             long single = java.util.Arrays.stream(s).filter(x -> x == 1).count();
-            return new NamespaceMetrics.DepthLocality(minDepth, s.length, mean, s[s.length / 2], s[s.length - 1],
-                    (double) single / s.length);
+            return new NamespaceMetrics.DepthLocality(
+                    minDepth, s.length, mean, s[s.length / 2], s[s.length - 1], (double) single / s.length);
         }
     }
 }

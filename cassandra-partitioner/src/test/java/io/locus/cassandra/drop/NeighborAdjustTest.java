@@ -1,16 +1,14 @@
 package io.locus.cassandra.drop;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
-import io.locus.cassandra.TestNamespace;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.cassandra.TestNamespace;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class NeighborAdjustTest {
     @Test
@@ -27,8 +25,11 @@ class NeighborAdjustTest {
         int from = 0;
         for (int i = 0; i < 4; i++) {
             List<byte[]> part = tokens.subList(from, cuts[i]);
-            byte[] end = i == 3 ? TokenMath.maximum() : BoundarySnapper.shallowBoundary(tokens.get(cuts[i] - 1), tokens.get(cuts[i]));
-            ring.add(new NeighborAdjust.NodeRange(String.valueOf((char) ('a' + i)), end, KeyRangeHistogram.ofSorted(part, 1)));
+            byte[] end = i == 3
+                    ? TokenMath.maximum()
+                    : BoundarySnapper.shallowBoundary(tokens.get(cuts[i] - 1), tokens.get(cuts[i]));
+            ring.add(new NeighborAdjust.NodeRange(
+                    String.valueOf((char) ('a' + i)), end, KeyRangeHistogram.ofSorted(part, 1)));
             from = cuts[i];
         }
         List<NeighborAdjust.Move> moves = NeighborAdjust.plan(ring, 1.10, 0.02, 20);

@@ -1,20 +1,18 @@
 package io.locus.cassandra.drop;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Random;
-
-import org.junit.jupiter.api.Test;
-
-import io.locus.cassandra.TestNamespace;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.cassandra.TestNamespace;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class PathEncoderTest {
     private static byte[] enc(String key) {
@@ -30,9 +28,23 @@ class PathEncoderTest {
 
     @Test
     void encode_oddKeys_equalReferenceImplementation() {
-        for (String k : List.of("", "/", "//", "/.", "/./", "a", "usr/bin", "/usr//bin///ls/", "/usr/./bin/ls",
-                "/usr/../etc", "..", "/..", "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x",
-                "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u//./v/w/x", "/ünïcødé/名前/файл", "/x y/z\tz")) {
+        for (String k : List.of(
+                "",
+                "/",
+                "//",
+                "/.",
+                "/./",
+                "a",
+                "usr/bin",
+                "/usr//bin///ls/",
+                "/usr/./bin/ls",
+                "/usr/../etc",
+                "..",
+                "/..",
+                "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x",
+                "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u//./v/w/x",
+                "/ünïcødé/名前/файл",
+                "/x y/z\tz")) {
             assertArrayEquals(ReferenceEncoder.encode(k), enc(k), "key \"" + k + "\"");
         }
     }
@@ -50,7 +62,7 @@ class PathEncoderTest {
     @Test
     void subtree_isOneTokenInterval_forEveryDepth2DirectoryOfTheRealNamespace() {
         // Every key of /a/b/** must share the 4-byte prefix code(a)‖code(b) and carry a non-zero level 3 or name.
-        byte[] dir = enc("/usr/share/doc");   // the entry of doc itself lives in /usr/share's listing
+        byte[] dir = enc("/usr/share/doc"); // the entry of doc itself lives in /usr/share's listing
         byte[] prefix = Arrays.copyOf(enc("/usr/share/doc/x"), 6);
         int inside = 0;
         for (String p : TestNamespace.paths()) {
@@ -128,7 +140,7 @@ class PathEncoderTest {
         byte[] t = PathEncoder.encode(key);
         assertArrayEquals(t, PathEncoder.encode(key.clone()));
         assertFalse(TokenLayout.isNonPath(t));
-        assertEquals(PathEncoder.code32(new byte[]{(byte) 0xFF}, 0, 1), TokenLayout.readInt(t, 44) & 0xFFFF_FFFFL);
+        assertEquals(PathEncoder.code32(new byte[] {(byte) 0xFF}, 0, 1), TokenLayout.readInt(t, 44) & 0xFFFF_FFFFL);
     }
 
     @Test
@@ -153,7 +165,8 @@ class PathEncoderTest {
         ByteBuffer direct = ByteBuffer.allocateDirect(big.length);
         direct.put(big).flip();
         assertArrayEquals(t, PathEncoder.encode(direct));
-        ByteBuffer slice = ByteBuffer.wrap(new byte[big.length + 10], 3, big.length).slice();
+        ByteBuffer slice =
+                ByteBuffer.wrap(new byte[big.length + 10], 3, big.length).slice();
         slice.put(big).flip();
         assertArrayEquals(t, PathEncoder.encode(slice));
         assertEquals(0, slice.position(), "encode must not move the buffer");
@@ -162,11 +175,17 @@ class PathEncoderTest {
     @Test
     void directBuffers_ofShrinkingAndGrowingLength_giveTheArrayToken_despiteTheReusedScratchArray() {
         // The scratch array keeps the bytes of the previous, longer key: a short key must not see them.
-        for (String k : List.of("/usr/share/doc/bash/copyright/and/some/more/levels", "/a", "/usr/bin/ls", "x",
-                "/" + "n".repeat(5000), "/tmp/", "/d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17/d18/d19/d20/d21//./d22/f")) {
+        for (String k : List.of(
+                "/usr/share/doc/bash/copyright/and/some/more/levels",
+                "/a",
+                "/usr/bin/ls",
+                "x",
+                "/" + "n".repeat(5000),
+                "/tmp/",
+                "/d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17/d18/d19/d20/d21//./d22/f")) {
             byte[] b = k.getBytes(StandardCharsets.UTF_8);
             ByteBuffer direct = ByteBuffer.allocateDirect(b.length + 4);
-            direct.put(new byte[]{'/', 'z', '/', 'z'}).put(b).flip().position(4);
+            direct.put(new byte[] {'/', 'z', '/', 'z'}).put(b).flip().position(4);
             assertArrayEquals(ReferenceEncoder.encode(k), PathEncoder.encode(direct), k);
             assertEquals(4, direct.position(), "encode must not move the buffer");
         }
@@ -190,7 +209,9 @@ class PathEncoderTest {
             Arrays.fill(padded, random.nextBoolean() ? (byte) '/' : (byte) 'x');
             int off = random.nextInt(padded.length - key.length + 1);
             System.arraycopy(key, 0, padded, off, key.length);
-            assertArrayEquals(ReferenceEncoder.encode(k), PathEncoder.encode(padded, off, key.length),
+            assertArrayEquals(
+                    ReferenceEncoder.encode(k),
+                    PathEncoder.encode(padded, off, key.length),
                     "seed 8, case " + i + ", key \"" + k + "\" at offset " + off + " of " + padded.length);
         }
     }

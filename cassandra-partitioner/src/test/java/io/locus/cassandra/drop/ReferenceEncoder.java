@@ -1,12 +1,11 @@
 package io.locus.cassandra.drop;
 
+import com.google.common.hash.HashCode;
+import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
-import com.google.common.hash.HashCode;
-import com.google.common.hash.Hashing;
 
 /**
  * A second, deliberately naive implementation of the mode-H pseudo-code of drop-virtcache.md A.3.3 (token format 3:
@@ -15,8 +14,7 @@ import com.google.common.hash.Hashing;
  * {@link PathEncoder} against it.
  */
 final class ReferenceEncoder {
-    private ReferenceEncoder() {
-    }
+    private ReferenceEncoder() {}
 
     static byte[] encode(String key) {
         byte[] t = new byte[48];

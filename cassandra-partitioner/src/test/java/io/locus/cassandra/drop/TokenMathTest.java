@@ -1,14 +1,13 @@
 package io.locus.cassandra.drop;
 
-import java.math.BigInteger;
-import java.util.Random;
-
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class TokenMathTest {
     private static final Random RANDOM = new Random(11);
@@ -61,10 +60,15 @@ class TokenMathTest {
             BigInteger width = TokenMath.width(a, b);
             assertArrayEquals(b, TokenMath.split(a, b, 1.0), "ratio 1, range " + i);
             double ratio = RANDOM.nextDouble();
-            BigInteger offset = TokenMath.toBigInteger(TokenMath.split(a, b, ratio)).subtract(TokenMath.toBigInteger(a))
+            BigInteger offset = TokenMath.toBigInteger(TokenMath.split(a, b, ratio))
+                    .subtract(TokenMath.toBigInteger(a))
                     .mod(TokenMath.RING_SIZE);
             assertTrue(offset.compareTo(width) <= 0, "split at " + ratio + " beyond the range, range " + i);
-            assertEquals(new java.math.BigDecimal(width).multiply(new java.math.BigDecimal(ratio)).toBigInteger(), offset,
+            assertEquals(
+                    new java.math.BigDecimal(width)
+                            .multiply(new java.math.BigDecimal(ratio))
+                            .toBigInteger(),
+                    offset,
                     "split at " + ratio + ", range " + i);
         }
     }
@@ -75,7 +79,8 @@ class TokenMathTest {
         assertArrayEquals(TokenMath.maximum(), TokenMath.decrement(TokenMath.minimum()));
         byte[] t = random();
         assertArrayEquals(t, TokenMath.decrement(TokenMath.increment(t)));
-        assertEquals(TokenMath.toBigInteger(t).add(BigInteger.ONE).mod(TokenMath.RING_SIZE),
+        assertEquals(
+                TokenMath.toBigInteger(t).add(BigInteger.ONE).mod(TokenMath.RING_SIZE),
                 TokenMath.toBigInteger(TokenMath.increment(t)));
     }
 
@@ -84,8 +89,10 @@ class TokenMathTest {
         byte[] t = random();
         assertArrayEquals(t, TokenMath.fromHex(TokenMath.toHex(t)));
         assertArrayEquals(t, TokenMath.fromHex("0x" + TokenMath.toHex(t).toUpperCase()));
-        IllegalArgumentException shortText = assertThrows(IllegalArgumentException.class, () -> TokenMath.fromHex("abc"));
-        assertEquals("DROP token \"abc\" has 3 hex digits (expected: exactly 96, optionally prefixed by 0x)",
+        IllegalArgumentException shortText =
+                assertThrows(IllegalArgumentException.class, () -> TokenMath.fromHex("abc"));
+        assertEquals(
+                "DROP token \"abc\" has 3 hex digits (expected: exactly 96, optionally prefixed by 0x)",
                 shortText.getMessage());
         String bad = "g" + TokenMath.toHex(t).substring(1);
         IllegalArgumentException nonHex = assertThrows(IllegalArgumentException.class, () -> TokenMath.fromHex(bad));

@@ -39,7 +39,7 @@ public final class AvailabilityPlacement {
      * @param from the first up copy, to read from
      * @param to the returning backend
      */
-    public record WarmTask(int arc, int bucket, int from, int to) { }
+    public record WarmTask(int arc, int bucket, int from, int to) {}
 
     /**
      * The work for a returning backend.
@@ -49,7 +49,7 @@ public final class AvailabilityPlacement {
      * @param tasks arcs to copy, in ring order
      * @param lostArcs arcs for which no other copy is up: nothing to warm from, they start empty
      */
-    public record WarmPlan(int backend, boolean flushFirst, List<WarmTask> tasks, List<Integer> lostArcs) { }
+    public record WarmPlan(int backend, boolean flushFirst, List<WarmTask> tasks, List<Integer> lostArcs) {}
 
     /**
      * @param replicationFactor N, {@code replication_factor}

@@ -52,12 +52,33 @@ import java.util.TreeSet;
  * @param phase3Enabled Phase 3 may run ({@code lb.phases} contains {@code p3}); {@code lb.phases = none} turns the
  *     balancer into a pure observer, as MBal's single-phase and "w/o load balancer" runs need [MB L386]
  */
-public record BalanceConfig(Duration epoch, int persistenceEpochs, double sampleRate, int hotKeyTableSize,
-        double writeWeight, double decay, double hotRateFraction, double hotHomeLoadFraction,
-        double replicaRateFraction, int replicasMax, int replHigh, int leaseP1Epochs, boolean syncShadowUpdates,
-        double imbalanceRdev, double serverLoadThresh, double imbThresh, int maxIter, int p3CooldownEpochs,
-        double p3MinGain, double p1BenefitFraction, int cacheletsPerBackend, int fallbackEpochs,
-        long copyRateBytesPerSecond, int replicationFactor, boolean phase1Enabled, boolean phase3Enabled) {
+public record BalanceConfig(
+        Duration epoch,
+        int persistenceEpochs,
+        double sampleRate,
+        int hotKeyTableSize,
+        double writeWeight,
+        double decay,
+        double hotRateFraction,
+        double hotHomeLoadFraction,
+        double replicaRateFraction,
+        int replicasMax,
+        int replHigh,
+        int leaseP1Epochs,
+        boolean syncShadowUpdates,
+        double imbalanceRdev,
+        double serverLoadThresh,
+        double imbThresh,
+        int maxIter,
+        int p3CooldownEpochs,
+        double p3MinGain,
+        double p1BenefitFraction,
+        int cacheletsPerBackend,
+        int fallbackEpochs,
+        long copyRateBytesPerSecond,
+        int replicationFactor,
+        boolean phase1Enabled,
+        boolean phase3Enabled) {
 
     /**
      * @throws IllegalArgumentException naming the key, the actual value and the expected range
@@ -87,16 +108,41 @@ public record BalanceConfig(Duration epoch, int persistenceEpochs, double sample
         requireRange("lb.cachelets_per_backend", cacheletsPerBackend, 1, 4096);
         requireRange("lb.fallback_epochs", fallbackEpochs, 0, 1000);
         if (copyRateBytesPerSecond < 1) {
-            throw new IllegalArgumentException("lb.copy_rate: " + copyRateBytesPerSecond
-                    + " (expected: >= 1 byte per second)");
+            throw new IllegalArgumentException(
+                    "lb.copy_rate: " + copyRateBytesPerSecond + " (expected: >= 1 byte per second)");
         }
         requireRange("replication_factor", replicationFactor, 1, 16);
     }
 
     /** The defaults of spec §2.3 and §4.9. */
     public static BalanceConfig defaults() {
-        return new BalanceConfig(Duration.ofSeconds(1), 4, 0.05, 1024, 4, 0.5, 0.02, 0.5, 0.1, 2, 64, 4, true,
-                0.20, 0.75, 0.10, 8, 30, 0.10, 0.5, 16, 2, 4L << 20, 1, true, true);
+        return new BalanceConfig(
+                Duration.ofSeconds(1),
+                4,
+                0.05,
+                1024,
+                4,
+                0.5,
+                0.02,
+                0.5,
+                0.1,
+                2,
+                64,
+                4,
+                true,
+                0.20,
+                0.75,
+                0.10,
+                8,
+                30,
+                0.10,
+                0.5,
+                16,
+                2,
+                4L << 20,
+                1,
+                true,
+                true);
     }
 
     /** {@link #epoch()} in nanoseconds. */
@@ -110,12 +156,32 @@ public record BalanceConfig(Duration epoch, int persistenceEpochs, double sample
     }
 
     /** The keys {@link #withOverrides} accepts, in declaration order. */
-    public static final List<String> KEYS = List.of("lb.epoch", "lb.persistence",
-            "lb.sample_rate", "lb.hot_keys", "lb.write_weight", "lb.decay", "lb.hot_rate_fraction", "lb.hot_home_load",
-            "lb.replica_rate_fraction", "lb.replicas_max", "lb.repl_high", "lb.lease_p1", "lb.shadow_updates",
-            "lb.p2_rdev", "lb.server_load_thresh", "lb.imb_thresh", "lb.max_iter", "lb.p3_cooldown", "lb.p3_min_gain",
-            "lb.p1_benefit_fraction", "lb.cachelets_per_backend", "lb.fallback_epochs", "lb.copy_rate",
-            "replication_factor", "lb.phases");
+    public static final List<String> KEYS = List.of(
+            "lb.epoch",
+            "lb.persistence",
+            "lb.sample_rate",
+            "lb.hot_keys",
+            "lb.write_weight",
+            "lb.decay",
+            "lb.hot_rate_fraction",
+            "lb.hot_home_load",
+            "lb.replica_rate_fraction",
+            "lb.replicas_max",
+            "lb.repl_high",
+            "lb.lease_p1",
+            "lb.shadow_updates",
+            "lb.p2_rdev",
+            "lb.server_load_thresh",
+            "lb.imb_thresh",
+            "lb.max_iter",
+            "lb.p3_cooldown",
+            "lb.p3_min_gain",
+            "lb.p1_benefit_fraction",
+            "lb.cachelets_per_backend",
+            "lb.fallback_epochs",
+            "lb.copy_rate",
+            "replication_factor",
+            "lb.phases");
 
     /**
      * This configuration with some keys replaced. Every value is parsed and the whole result validated before
@@ -130,8 +196,8 @@ public record BalanceConfig(Duration epoch, int persistenceEpochs, double sample
         Map<String, String> v = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : overrides.entrySet()) {
             if (!KEYS.contains(e.getKey())) {
-                throw new IllegalArgumentException("unknown balancer key \"" + e.getKey() + "\" (expected one of: "
-                        + new TreeSet<>(KEYS) + ")");
+                throw new IllegalArgumentException(
+                        "unknown balancer key \"" + e.getKey() + "\" (expected one of: " + new TreeSet<>(KEYS) + ")");
             }
             v.put(e.getKey(), e.getValue().trim());
         }
@@ -158,7 +224,8 @@ public record BalanceConfig(Duration epoch, int persistenceEpochs, double sample
                 doubleOr(v, "lb.p1_benefit_fraction", p1BenefitFraction),
                 intOr(v, "lb.cachelets_per_backend", cacheletsPerBackend),
                 intOr(v, "lb.fallback_epochs", fallbackEpochs),
-                v.containsKey("lb.copy_rate") ? parseBytes("lb.copy_rate", v.get("lb.copy_rate"))
+                v.containsKey("lb.copy_rate")
+                        ? parseBytes("lb.copy_rate", v.get("lb.copy_rate"))
                         : copyRateBytesPerSecond,
                 intOr(v, "replication_factor", replicationFactor),
                 v.containsKey("lb.phases") ? parsePhases(v.get("lb.phases")).contains("p1") : phase1Enabled,
@@ -224,8 +291,7 @@ public record BalanceConfig(Duration epoch, int persistenceEpochs, double sample
         return switch (s.toLowerCase(Locale.ROOT)) {
             case "sync" -> true;
             case "async" -> false;
-            default -> throw new IllegalArgumentException("lb.shadow_updates: \"" + s
-                    + "\" (expected: sync or async)");
+            default -> throw new IllegalArgumentException("lb.shadow_updates: \"" + s + "\" (expected: sync or async)");
         };
     }
 

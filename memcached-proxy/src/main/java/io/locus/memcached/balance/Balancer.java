@@ -49,6 +49,7 @@ public final class Balancer<K> {
     private final double baseSampleRate;
     /** Read by the proxy's I/O threads on every request, changed by the epoch thread. */
     private final Map<Integer, BucketMigration<K>> migrations = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Map<Integer, Long> movedAtEpoch = new HashMap<>();
     private final long[] usedBytes;
     private final long[] maxBytes;
@@ -69,9 +70,15 @@ public final class Balancer<K> {
      * @param migration Phase 3 plan, or null if Phase 3 did not plan this epoch
      * @param sampleRate the key sampling rate in force for the next epoch
      */
-    public record EpochReport<K>(long epoch, List<BackendLoad> loads, double maxOverMean,
-            PhaseStateMachine.Step step, List<Hotspot<K>> hotspots, ReplicationPlanner.Plan<K> replication,
-            MigrationPlanner.Plan migration, double sampleRate) { }
+    public record EpochReport<K>(
+            long epoch,
+            List<BackendLoad> loads,
+            double maxOverMean,
+            PhaseStateMachine.Step step,
+            List<Hotspot<K>> hotspots,
+            ReplicationPlanner.Plan<K> replication,
+            MigrationPlanner.Plan migration,
+            double sampleRate) {}
 
     /**
      * @param capacityOpsPerSecond T_b per backend, indexed like the table's servers
@@ -80,8 +87,13 @@ public final class Balancer<K> {
      * @param random seeds the key sampling
      * @throws IllegalArgumentException if the capacities do not match the ring's servers
      */
-    public Balancer(BalanceConfig config, VirtualBucketTable table, double[] capacityOpsPerSecond,
-            Function<K, byte[]> bytesOf, LongSupplier clock, RandomGenerator random) {
+    public Balancer(
+            BalanceConfig config,
+            VirtualBucketTable table,
+            double[] capacityOpsPerSecond,
+            Function<K, byte[]> bytesOf,
+            LongSupplier clock,
+            RandomGenerator random) {
         if (capacityOpsPerSecond.length != table.servers()) {
             throw new IllegalArgumentException("capacities for " + capacityOpsPerSecond.length + " backends (expected: "
                     + table.servers() + ", the servers on the ring)");
@@ -279,11 +291,16 @@ public final class Balancer<K> {
                 onHottest.add(h);
             }
         }
-        CostBenefitAnalyzer.Assessment assessment = analyzer.assess(loads.get(hottest), onHottest,
-                directory.replicatedKeysOf(hottest));
+        CostBenefitAnalyzer.Assessment assessment =
+                analyzer.assess(loads.get(hottest), onHottest, directory.replicatedKeysOf(hottest));
         boolean migrationsRunning = advanceMigrations();
-        PhaseStateMachine.Step step = phases.onEpoch(new PhaseStateMachine.Observation(l, t, persistent,
-                directory.size() > 0, assessment.remedy() == CostBenefitAnalyzer.Remedy.MIGRATE, migrationsRunning,
+        PhaseStateMachine.Step step = phases.onEpoch(new PhaseStateMachine.Observation(
+                l,
+                t,
+                persistent,
+                directory.size() > 0,
+                assessment.remedy() == CostBenefitAnalyzer.Remedy.MIGRATE,
+                migrationsRunning,
                 migrationGaveUp));
 
         ReplicationPlanner.Plan<K> plan;
@@ -303,12 +320,21 @@ public final class Balancer<K> {
             migration = planMigration(loads, bucketRates);
             migrationGaveUp = migration.scaleOutAdvised();
         }
-        return new EpochReport<>(epoch, loads, Imbalance.maxOverMean(l), step, Collections.unmodifiableList(hot),
-                plan, migration, tracker.sampleRate());
+        return new EpochReport<>(
+                epoch,
+                loads,
+                Imbalance.maxOverMean(l),
+                step,
+                Collections.unmodifiableList(hot),
+                plan,
+                migration,
+                tracker.sampleRate());
     }
 
     private boolean advanceMigrations() {
-        for (Iterator<Map.Entry<Integer, BucketMigration<K>>> it = migrations.entrySet().iterator(); it.hasNext();) {
+        for (Iterator<Map.Entry<Integer, BucketMigration<K>>> it =
+                        migrations.entrySet().iterator();
+                it.hasNext(); ) {
             if (it.next().getValue().onEpochEnd() == BucketMigration.State.DONE) {
                 it.remove();
             }
@@ -319,8 +345,12 @@ public final class Balancer<K> {
     private MigrationPlanner.Plan planMigration(List<BackendLoad> loads, double[] bucketRates) {
         List<MigrationPlanner.BackendState> backends = new ArrayList<>();
         for (BackendLoad b : loads) {
-            backends.add(new MigrationPlanner.BackendState(b.backend(), b.opsPerSecond(), b.capacityOpsPerSecond(),
-                    usedBytes[b.backend()], maxBytes[b.backend()]));
+            backends.add(new MigrationPlanner.BackendState(
+                    b.backend(),
+                    b.opsPerSecond(),
+                    b.capacityOpsPerSecond(),
+                    usedBytes[b.backend()],
+                    maxBytes[b.backend()]));
         }
         int[] owners = table.owners();
         double[] ownedShare = new double[table.servers()];
@@ -331,7 +361,8 @@ public final class Balancer<K> {
         for (int k = 0; k < owners.length; k++) {
             // M^k estimated from the owner's bytes by ring share: the proxy cannot list a backend's keys cheaply.
             long bytes = ownedShare[owners[k]] > 0
-                    ? (long) (usedBytes[owners[k]] * table.ringShare(k) / ownedShare[owners[k]]) : 0;
+                    ? (long) (usedBytes[owners[k]] * table.ringShare(k) / ownedShare[owners[k]])
+                    : 0;
             Long moved = movedAtEpoch.get(k);
             boolean cooling = moved != null && epoch - moved < config.p3CooldownEpochs();
             buckets.add(new MigrationPlanner.BucketState(k, owners[k], bucketRates[k], bytes, cooling));
@@ -353,8 +384,8 @@ public final class Balancer<K> {
      */
     public BucketMigration<K> startMigration(int bucket, int to) {
         if (bucket < 0 || bucket >= table.bucketCount()) {
-            throw new IllegalArgumentException("virtual bucket " + bucket + " (expected: 0.." + (table.bucketCount() - 1)
-                    + ")");
+            throw new IllegalArgumentException(
+                    "virtual bucket " + bucket + " (expected: 0.." + (table.bucketCount() - 1) + ")");
         }
         if (to < 0 || to >= table.servers()) {
             throw new IllegalArgumentException("backend " + to + " (expected: 0.." + (table.servers() - 1) + ")");

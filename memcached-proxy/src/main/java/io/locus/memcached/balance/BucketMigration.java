@@ -51,7 +51,7 @@ public final class BucketMigration<K> {
      * @param fallback on a miss, ask this one, or -1 for none
      * @param copyForward copy a fallback hit to {@code first} (add-only) if {@link #mayCopyForward} still holds
      */
-    public record ReadRoute(int first, int fallback, boolean copyForward) { }
+    public record ReadRoute(int first, int fallback, boolean copyForward) {}
 
     /**
      * What a write or delete does.
@@ -60,7 +60,7 @@ public final class BucketMigration<K> {
      * @param invalidateAt then delete the key here ({@code md}), or -1
      * @param copyFirst copy the old value from the source to the target (add-only) before applying
      */
-    public record WriteRoute(int applyAt, int invalidateAt, boolean copyFirst) { }
+    public record WriteRoute(int applyAt, int invalidateAt, boolean copyFirst) {}
 
     /**
      * @param fallbackEpochs {@code lb.fallback_epochs}: epochs in DRAINING before DONE
@@ -141,8 +141,8 @@ public final class BucketMigration<K> {
      */
     public synchronized void copyFinished() {
         if (state != State.COPYING) {
-            throw new IllegalStateException("copy of virtual bucket " + bucket + " finished in state " + state
-                    + " (expected: COPYING)");
+            throw new IllegalStateException(
+                    "copy of virtual bucket " + bucket + " finished in state " + state + " (expected: COPYING)");
         }
         state = drainEpochsLeft == 0 ? State.DONE : State.DRAINING;
         if (state == State.DONE) {

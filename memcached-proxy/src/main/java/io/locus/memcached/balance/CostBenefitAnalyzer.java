@@ -34,8 +34,12 @@ public final class CostBenefitAnalyzer {
      * @param replicationExtraWritesPerSecond write fan-out cost of Phase 1
      * @param remedy the choice
      */
-    public record Assessment(int backend, double excessOpsPerSecond, double replicationBenefitOpsPerSecond,
-            double replicationExtraWritesPerSecond, Remedy remedy) { }
+    public record Assessment(
+            int backend,
+            double excessOpsPerSecond,
+            double replicationBenefitOpsPerSecond,
+            double replicationExtraWritesPerSecond,
+            Remedy remedy) {}
 
     public CostBenefitAnalyzer(BalanceConfig config) {
         this.config = config;

@@ -40,8 +40,8 @@ public final class HotKeyTracker<K> {
     private double sampleRate;
     private long nextSeq;
     private final Map<K, Counter<K>> counters = new HashMap<>();
-    private final TreeSet<Counter<K>> byCount = new TreeSet<>(
-            Comparator.<Counter<K>>comparingDouble(c -> c.count).thenComparingLong(c -> c.seq));
+    private final TreeSet<Counter<K>> byCount =
+            new TreeSet<>(Comparator.<Counter<K>>comparingDouble(c -> c.count).thenComparingLong(c -> c.seq));
 
     private static final class Counter<K> {
         final K key;
@@ -66,8 +66,8 @@ public final class HotKeyTracker<K> {
      * @param readOpsPerSecond estimated read rate
      * @param writeOpsPerSecond estimated write rate
      */
-    public record HotKey<K>(K key, double hotness, double rateOpsPerSecond, double readOpsPerSecond,
-            double writeOpsPerSecond) { }
+    public record HotKey<K>(
+            K key, double hotness, double rateOpsPerSecond, double readOpsPerSecond, double writeOpsPerSecond) {}
 
     /**
      * @param config supplies {@code lb.hot_keys}, {@code lb.sample_rate}, {@code lb.write_weight}, {@code lb.decay}

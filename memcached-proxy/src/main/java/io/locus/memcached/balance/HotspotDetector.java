@@ -31,7 +31,7 @@ public final class HotspotDetector<K> {
      * @param persistent {@code epochsHot >= lb.persistence}
      * @param wantedCopies copies including the home: {@code min(lb.replicas_max, 1 + ceil(r / (f * T_home)))}
      */
-    public record Hotspot<K>(HotKey<K> stats, int home, int epochsHot, boolean persistent, int wantedCopies) { }
+    public record Hotspot<K>(HotKey<K> stats, int home, int epochsHot, boolean persistent, int wantedCopies) {}
 
     public HotspotDetector(BalanceConfig config) {
         this.config = config;
@@ -57,8 +57,8 @@ public final class HotspotDetector<K> {
             }
             int streak = streaks.getOrDefault(k.key(), 0) + 1;
             next.put(k.key(), streak);
-            int wanted = (int) Math.min(config.replicasMax(),
-                    1 + Math.ceil(k.rateOpsPerSecond() / (config.replicaRateFraction() * t)));
+            int wanted = (int) Math.min(
+                    config.replicasMax(), 1 + Math.ceil(k.rateOpsPerSecond() / (config.replicaRateFraction() * t)));
             hot.add(new Hotspot<>(k, home, streak, streak >= config.persistenceEpochs(), wanted));
         }
         streaks.clear();

@@ -6,8 +6,7 @@ package io.locus.memcached.balance;
  * All take loads in any one unit and are 0 for an empty or all-zero input (no load is balanced).
  */
 public final class Imbalance {
-    private Imbalance() {
-    }
+    private Imbalance() {}
 
     /** Arithmetic mean; 0 for no values. */
     public static double mean(double[] loads) {

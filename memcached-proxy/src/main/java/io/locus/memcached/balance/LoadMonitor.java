@@ -29,8 +29,12 @@ public final class LoadMonitor {
      * @param capacityOpsPerSecond its maximum permissible load T
      * @param meanLatencyNanos mean completion latency, or -1 if nothing completed
      */
-    public record BackendLoad(int backend, double opsPerSecond, double writeOpsPerSecond,
-            double capacityOpsPerSecond, double meanLatencyNanos) {
+    public record BackendLoad(
+            int backend,
+            double opsPerSecond,
+            double writeOpsPerSecond,
+            double capacityOpsPerSecond,
+            double meanLatencyNanos) {
 
         /** Load over capacity; above 1 the backend is overloaded. */
         public double utilization() {
@@ -54,8 +58,8 @@ public final class LoadMonitor {
         }
         for (int b = 0; b < capacityOpsPerSecond.length; b++) {
             if (!(capacityOpsPerSecond[b] > 0)) {
-                throw new IllegalArgumentException("capacity of backend " + b + ": " + capacityOpsPerSecond[b]
-                        + " ops/s (expected: > 0)");
+                throw new IllegalArgumentException(
+                        "capacity of backend " + b + ": " + capacityOpsPerSecond[b] + " ops/s (expected: > 0)");
             }
         }
         if (buckets < 0) {

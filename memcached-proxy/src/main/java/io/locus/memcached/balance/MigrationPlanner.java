@@ -37,8 +37,8 @@ public final class MigrationPlanner {
      * @param usedBytes M_{*j} (memcached {@code stats bytes})
      * @param maxBytes M_j ({@code limit_maxbytes}); {@code Long.MAX_VALUE} if unknown
      */
-    public record BackendState(int backend, double loadOpsPerSecond, double capacityOpsPerSecond, long usedBytes,
-            long maxBytes) { }
+    public record BackendState(
+            int backend, double loadOpsPerSecond, double capacityOpsPerSecond, long usedBytes, long maxBytes) {}
 
     /**
      * A virtual bucket as the planner sees it.
@@ -49,10 +49,10 @@ public final class MigrationPlanner {
      * @param bytes M^k, e.g. the owner's bytes × the bucket's share of the owner's load or ring
      * @param coolingDown moved within {@code lb.p3_cooldown} epochs
      */
-    public record BucketState(int bucket, int owner, double loadOpsPerSecond, long bytes, boolean coolingDown) { }
+    public record BucketState(int bucket, int owner, double loadOpsPerSecond, long bytes, boolean coolingDown) {}
 
     /** One planned move. */
-    public record Move(int bucket, int from, int to, double loadOpsPerSecond, long bytes) { }
+    public record Move(int bucket, int from, int to, double loadOpsPerSecond, long bytes) {}
 
     /**
      * The outcome.
@@ -62,7 +62,7 @@ public final class MigrationPlanner {
      * @param projectedLoadsOpsPerSecond loads after the moves, by backend
      * @param scaleOutAdvised the cluster is hot or the source stays above capacity
      */
-    public record Plan(int source, List<Move> moves, double[] projectedLoadsOpsPerSecond, boolean scaleOutAdvised) { }
+    public record Plan(int source, List<Move> moves, double[] projectedLoadsOpsPerSecond, boolean scaleOutAdvised) {}
 
     public MigrationPlanner(BalanceConfig config) {
         this.config = config;
@@ -104,11 +104,21 @@ public final class MigrationPlanner {
         excluded.add(source);
         List<Move> moves = new ArrayList<>();
         int dest = leastLoaded(load, excluded, up);
-        for (int iter = 0; iter < config.maxIter() && dest >= 0
-                && Imbalance.rdev(new double[] {load[source], load[dest]}) > config.imbThresh(); iter++) {
+        for (int iter = 0;
+                iter < config.maxIter()
+                        && dest >= 0
+                        && Imbalance.rdev(new double[] {load[source], load[dest]}) > config.imbThresh();
+                iter++) {
             List<BucketState> ofSource = movable(buckets, source, moved);
-            List<Move> step = PairSolver.solve(backends.get(source), backends.get(dest), load[source], load[dest],
-                    bytes[source], bytes[dest], ofSource, movable(buckets, dest, moved));
+            List<Move> step = PairSolver.solve(
+                    backends.get(source),
+                    backends.get(dest),
+                    load[source],
+                    load[dest],
+                    bytes[source],
+                    bytes[dest],
+                    ofSource,
+                    movable(buckets, dest, moved));
             if (step != null) {
                 for (Move m : step) {
                     load[m.from()] -= m.loadOpsPerSecond();
@@ -137,8 +147,8 @@ public final class MigrationPlanner {
     }
 
     /** §2.5 Greedy with Phase 3's memory check; moves are removed from {@code movable} and applied to the arrays. */
-    private static List<Move> greedy(BackendState src, BackendState dst, List<BucketState> movable, double[] load,
-            long[] bytes) {
+    private static List<Move> greedy(
+            BackendState src, BackendState dst, List<BucketState> movable, double[] load, long[] bytes) {
         List<Move> out = new ArrayList<>();
         int s = src.backend();
         int d = dst.backend();
@@ -172,7 +182,8 @@ public final class MigrationPlanner {
                 out.add(k);
             }
         }
-        out.sort(Comparator.comparingDouble(BucketState::loadOpsPerSecond).reversed()
+        out.sort(Comparator.comparingDouble(BucketState::loadOpsPerSecond)
+                .reversed()
                 .thenComparingInt(BucketState::bucket));
         return out;
     }

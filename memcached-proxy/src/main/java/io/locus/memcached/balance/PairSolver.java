@@ -24,9 +24,10 @@ import java.util.List;
 final class PairSolver {
     /** Search nodes before giving up (the deterministic stand-in for {@code lb.ilp_time_limit}). */
     static final int NODE_LIMIT = 200_000;
+
     private static final double EPS = 1e-9;
 
-    private record Item(BucketState bucket, boolean outOfSource) { }
+    private record Item(BucketState bucket, boolean outOfSource) {}
 
     private final BackendState a;
     private final BackendState d;
@@ -40,23 +41,26 @@ final class PairSolver {
     private int bestMoves = Integer.MAX_VALUE;
     private int nodes;
 
-    private PairSolver(BackendState a, BackendState d, double loadA, double loadD, List<BucketState> ofA,
-            List<BucketState> ofD) {
+    private PairSolver(
+            BackendState a, BackendState d, double loadA, double loadD, List<BucketState> ofA, List<BucketState> ofD) {
         this.a = a;
         this.d = d;
         this.target = (loadA + loadD) / 2;
         ofA.forEach(k -> items.add(new Item(k, true)));
         ofD.forEach(k -> items.add(new Item(k, false)));
         // Heavy buckets first: they decide most of the distance, so good incumbents come early.
-        items.sort(Comparator.comparingDouble((Item i) -> i.bucket().loadOpsPerSecond()).reversed()
+        items.sort(Comparator.comparingDouble((Item i) -> i.bucket().loadOpsPerSecond())
+                .reversed()
                 .thenComparingInt(i -> i.bucket().bucket()));
         int n = items.size();
         remainingOut = new double[n + 1];
         remainingIn = new double[n + 1];
         for (int i = n - 1; i >= 0; i--) {
             Item it = items.get(i);
-            remainingOut[i] = remainingOut[i + 1] + (it.outOfSource() ? it.bucket().loadOpsPerSecond() : 0);
-            remainingIn[i] = remainingIn[i + 1] + (it.outOfSource() ? 0 : it.bucket().loadOpsPerSecond());
+            remainingOut[i] =
+                    remainingOut[i + 1] + (it.outOfSource() ? it.bucket().loadOpsPerSecond() : 0);
+            remainingIn[i] =
+                    remainingIn[i + 1] + (it.outOfSource() ? 0 : it.bucket().loadOpsPerSecond());
         }
         chosen = new boolean[n];
     }
@@ -72,8 +76,15 @@ final class PairSolver {
      * @param ofD d's movable buckets (candidates for swaps into a)
      * @return the moves (possibly empty: staying put is optimal), or null if infeasible or over the node limit
      */
-    static List<Move> solve(BackendState a, BackendState d, double loadA, double loadD, long bytesA, long bytesD,
-            List<BucketState> ofA, List<BucketState> ofD) {
+    static List<Move> solve(
+            BackendState a,
+            BackendState d,
+            double loadA,
+            double loadD,
+            long bytesA,
+            long bytesD,
+            List<BucketState> ofA,
+            List<BucketState> ofD) {
         PairSolver s = new PairSolver(a, d, loadA, loadD, ofA, ofD);
         s.search(0, loadA, loadD, bytesA, bytesD, 0);
         if (s.nodes > NODE_LIMIT || s.best == null) {
@@ -84,8 +95,10 @@ final class PairSolver {
             if (s.best[i]) {
                 Item it = s.items.get(i);
                 BucketState k = it.bucket();
-                moves.add(it.outOfSource() ? new Move(k.bucket(), a.backend(), d.backend(), k.loadOpsPerSecond(),
-                        k.bytes()) : new Move(k.bucket(), d.backend(), a.backend(), k.loadOpsPerSecond(), k.bytes()));
+                moves.add(
+                        it.outOfSource()
+                                ? new Move(k.bucket(), a.backend(), d.backend(), k.loadOpsPerSecond(), k.bytes())
+                                : new Move(k.bucket(), d.backend(), a.backend(), k.loadOpsPerSecond(), k.bytes()));
             }
         }
         return moves;
@@ -127,7 +140,9 @@ final class PairSolver {
     }
 
     private boolean feasible(double la, double ld, long ba, long bd) {
-        return la <= a.capacityOpsPerSecond() + EPS && ld <= d.capacityOpsPerSecond() + EPS
-                && ba <= a.maxBytes() && bd <= d.maxBytes();
+        return la <= a.capacityOpsPerSecond() + EPS
+                && ld <= d.capacityOpsPerSecond() + EPS
+                && ba <= a.maxBytes()
+                && bd <= d.maxBytes();
     }
 }

@@ -43,9 +43,14 @@ public final class PhaseStateMachine {
      * @param migrationsRunning virtual bucket migrations not yet finished
      * @param migrationGaveUp the last Phase 3 plan left its source above capacity
      */
-    public record Observation(double[] loadsOpsPerSecond, double[] capacitiesOpsPerSecond, boolean persistentHotKeys,
-            boolean replicasLeased, boolean replicationInsufficient, boolean migrationsRunning,
-            boolean migrationGaveUp) { }
+    public record Observation(
+            double[] loadsOpsPerSecond,
+            double[] capacitiesOpsPerSecond,
+            boolean persistentHotKeys,
+            boolean replicasLeased,
+            boolean replicationInsufficient,
+            boolean migrationsRunning,
+            boolean migrationGaveUp) {}
 
     /**
      * The state after an epoch.
@@ -56,8 +61,8 @@ public final class PhaseStateMachine {
      * @param rdev the relative deviation of the loads
      * @param overloadedFraction fraction of backends above capacity
      */
-    public record Step(Set<Phase> active, boolean replicate, boolean planMigration, double rdev,
-            double overloadedFraction) { }
+    public record Step(
+            Set<Phase> active, boolean replicate, boolean planMigration, double rdev, double overloadedFraction) {}
 
     public PhaseStateMachine(BalanceConfig config) {
         this.config = config;
@@ -68,8 +73,8 @@ public final class PhaseStateMachine {
         double[] loads = o.loadsOpsPerSecond();
         double[] caps = o.capacitiesOpsPerSecond();
         if (loads.length != caps.length || loads.length == 0) {
-            throw new IllegalArgumentException("loads for " + loads.length + " backends, capacities for "
-                    + caps.length + " (expected: the same number, >= 1)");
+            throw new IllegalArgumentException("loads for " + loads.length + " backends, capacities for " + caps.length
+                    + " (expected: the same number, >= 1)");
         }
         double avg = Imbalance.mean(loads);
         double rdev = Imbalance.rdev(loads);
@@ -91,8 +96,11 @@ public final class PhaseStateMachine {
         int p = config.persistenceEpochs();
 
         boolean replicate = config.phase1Enabled() && (o.persistentHotKeys() || o.replicasLeased());
-        boolean planMigration = config.phase3Enabled() && imbalanceStreak >= p && o.replicationInsufficient()
-                && !o.migrationsRunning() && !clusterHot;
+        boolean planMigration = config.phase3Enabled()
+                && imbalanceStreak >= p
+                && o.replicationInsufficient()
+                && !o.migrationsRunning()
+                && !clusterHot;
         boolean scaleOut = clusterHotStreak >= p || o.migrationGaveUp();
 
         Set<Phase> next = EnumSet.noneOf(Phase.class);

@@ -97,7 +97,7 @@ public final class ReplicaDirectory<K> {
      * @param backend the backend to ask
      * @param shadow true if the key must be renamed with {@link #SHADOW_PREFIX}; a miss there falls back to home
      */
-    public record ReadTarget(int backend, boolean shadow) { }
+    public record ReadTarget(int backend, boolean shadow) {}
 
     /**
      * What a write must do.
@@ -106,7 +106,7 @@ public final class ReplicaDirectory<K> {
      * @param home the home backend, written first
      * @param shadows the shadow backends, written after the home (renamed key), possibly empty
      */
-    public record WriteTicket(long version, int home, int[] shadows) { }
+    public record WriteTicket(long version, int home, int[] shadows) {}
 
     /**
      * @param config supplies {@code lb.replicas_max}
@@ -253,15 +253,17 @@ public final class ReplicaDirectory<K> {
         if (e == null) {
             return new int[0];
         }
-        return IntStream.range(0, e.shadows.length).filter(i -> !e.readable(i))
-                .map(i -> e.shadows[i]).toArray();
+        return IntStream.range(0, e.shadows.length)
+                .filter(i -> !e.readable(i))
+                .map(i -> e.shadows[i])
+                .toArray();
     }
 
     /** Removes the entries whose lease ended at or before now and returns their keys. */
     public synchronized List<K> expire() {
         long now = clock.getAsLong();
         List<K> gone = new ArrayList<>();
-        for (Iterator<Map.Entry<K, Entry>> it = entries.entrySet().iterator(); it.hasNext();) {
+        for (Iterator<Map.Entry<K, Entry>> it = entries.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<K, Entry> me = it.next();
             if (now - me.getValue().leaseExpiresNanos >= 0) {
                 perHome[me.getValue().home]--;

@@ -50,7 +50,7 @@ public final class ReplicationPlanner<K> {
      * @param shadow the shadow backend
      * @param ttlSeconds TTL to set on the shadow item: the lease, rounded up to whole seconds
      */
-    public record Action<K>(Kind kind, K key, int home, int shadow, long ttlSeconds) { }
+    public record Action<K>(Kind kind, K key, int home, int shadow, long ttlSeconds) {}
 
     /**
      * An epoch's Phase 1 outcome.
@@ -62,8 +62,13 @@ public final class ReplicationPlanner<K> {
      * @param replHighReached a persistent hotspot was refused because its home is at {@code lb.repl_high}
      * @param projectedLoads backend loads (ops/s) after this plan, by the planner's projection
      */
-    public record Plan<K>(List<Action<K>> actions, List<K> created, List<K> renewed, List<K> expired,
-            boolean replHighReached, double[] projectedLoads) { }
+    public record Plan<K>(
+            List<Action<K>> actions,
+            List<K> created,
+            List<K> renewed,
+            List<K> expired,
+            boolean replHighReached,
+            double[] projectedLoads) {}
 
     /**
      * @param replicable false for keys that must not get shadows, e.g. longer than
@@ -148,12 +153,13 @@ public final class ReplicationPlanner<K> {
         for (int i = 0; i < shadows.length; i++) {
             boolean isNew = i >= copiesBefore - 1;
             double before = isNew ? 0 : reads / copiesBefore;
-            projected[shadows[i]] += reads / copiesAfter - before + (isNew ? h.stats().writeOpsPerSecond() : 0);
+            projected[shadows[i]] +=
+                    reads / copiesAfter - before + (isNew ? h.stats().writeOpsPerSecond() : 0);
         }
     }
 
-    private static int[] leastLoaded(int home, int[] taken, int count, double[] projected, double[] capacity,
-            IntPredicate up) {
+    private static int[] leastLoaded(
+            int home, int[] taken, int count, double[] projected, double[] capacity, IntPredicate up) {
         List<Integer> candidates = new ArrayList<>();
         for (int b = 0; b < projected.length; b++) {
             if (b != home && up.test(b) && !contains(taken, b)) {

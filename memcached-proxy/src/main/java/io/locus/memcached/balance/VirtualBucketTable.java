@@ -52,8 +52,8 @@ public final class VirtualBucketTable {
     public record RingServer(String ringName, int weight) {
         public RingServer {
             if (weight < 1) {
-                throw new IllegalArgumentException("server weight " + weight + " for " + ringName
-                        + " (expected: >= 1)");
+                throw new IllegalArgumentException(
+                        "server weight " + weight + " for " + ringName + " (expected: >= 1)");
             }
         }
     }
@@ -87,7 +87,8 @@ public final class VirtualBucketTable {
             int bucket = s * bucketsPerServer + dealt[s]++ % bucketsPerServer;
             arcBucket[i] = bucket;
             // Arc 0 wraps: it starts at the last point, one full turn (2^32) back.
-            long lo = i == 0 ? (pointValues[points.length - 1] & 0xFFFFFFFFL) - (1L << 32)
+            long lo = i == 0
+                    ? (pointValues[points.length - 1] & 0xFFFFFFFFL) - (1L << 32)
                     : pointValues[i - 1] & 0xFFFFFFFFL;
             bucketShare[bucket] += ((pointValues[i] & 0xFFFFFFFFL) - lo) / (double) (1L << 32);
         }
@@ -176,8 +177,8 @@ public final class VirtualBucketTable {
      */
     public synchronized void setOwner(int bucket, int backend) {
         if (bucket < 0 || bucket >= bucketShare.length) {
-            throw new IllegalArgumentException("virtual bucket " + bucket + " (expected: 0.."
-                    + (bucketShare.length - 1) + ")");
+            throw new IllegalArgumentException(
+                    "virtual bucket " + bucket + " (expected: 0.." + (bucketShare.length - 1) + ")");
         }
         if (backend < 0 || backend >= servers) {
             throw new IllegalArgumentException("backend " + backend + " (expected: 0.." + (servers - 1) + ")");
@@ -226,13 +227,15 @@ public final class VirtualBucketTable {
             RingServer s = ring.get(index);
             // Float arithmetic on purpose: nutcracker computes the point count in float, and rounding must match.
             float pct = (float) s.weight() / (float) totalWeight;
-            int count = (int) (Math.floor((float) (pct * POINTS_PER_SERVER / 4 * (float) ring.size()
-                    + 0.0000000001)) * 4);
+            int count =
+                    (int) (Math.floor((float) (pct * POINTS_PER_SERVER / 4 * (float) ring.size() + 0.0000000001)) * 4);
             for (int i = 0; i < count / 4; i++) {
                 byte[] d = md5.digest((s.ringName() + "-" + i).getBytes(StandardCharsets.ISO_8859_1));
                 for (int x = 0; x < 4; x++) {
-                    long value = ((d[3 + x * 4] & 0xFFL) << 24) | ((d[2 + x * 4] & 0xFFL) << 16)
-                            | ((d[1 + x * 4] & 0xFFL) << 8) | (d[x * 4] & 0xFFL);
+                    long value = ((d[3 + x * 4] & 0xFFL) << 24)
+                            | ((d[2 + x * 4] & 0xFFL) << 16)
+                            | ((d[1 + x * 4] & 0xFFL) << 8)
+                            | (d[x * 4] & 0xFFL);
                     all.add((value << 16) | index);
                 }
             }

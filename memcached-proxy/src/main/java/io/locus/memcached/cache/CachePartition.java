@@ -110,8 +110,16 @@ final class CachePartition {
     }
 
     /** Stores an item; returns false (after dropping any older copy) if it cannot be cached. */
-    boolean put(ByteKey key, byte[] value, int clientFlags, long ttlNanos, long casUnique, long deadlineNanos,
-            int slot, boolean overwrite, long nowNanos) {
+    boolean put(
+            ByteKey key,
+            byte[] value,
+            int clientFlags,
+            long ttlNanos,
+            long casUnique,
+            long deadlineNanos,
+            int slot,
+            boolean overwrite,
+            long nowNanos) {
         long size = DeadlineCache.sizeOf(key.bytes.length, value.length);
         lock.lock();
         try {
@@ -245,7 +253,8 @@ final class CachePartition {
                 if (head == null) {
                     continue;
                 }
-                double score = head.expired(nowNanos) ? Double.POSITIVE_INFINITY
+                double score = head.expired(nowNanos)
+                        ? Double.POSITIVE_INFINITY
                         : (double) (nowNanos - head.lastAccessNanos) * classes.multiplier(q) * mu;
                 if (best == null || score > bestScore || (score == bestScore && winsTie(head, best))) {
                     best = head;
@@ -254,8 +263,8 @@ final class CachePartition {
             }
         }
         if (best == null) {
-            throw new IllegalStateException("no eviction candidate with used bytes " + usedBytes
-                    + " of capacity " + capacityBytes + " (expected: a non-empty queue)");
+            throw new IllegalStateException("no eviction candidate with used bytes " + usedBytes + " of capacity "
+                    + capacityBytes + " (expected: a non-empty queue)");
         }
         return best;
     }
@@ -278,7 +287,14 @@ final class CachePartition {
     }
 
     private CachedItem snapshot(Entry e) {
-        return new CachedItem(e.key.bytes, e.value, e.clientFlags, e.casUnique, e.expiresAtNanos, e.deadlineNanos,
-                e.deadlineClass, slots.name(e.slot));
+        return new CachedItem(
+                e.key.bytes,
+                e.value,
+                e.clientFlags,
+                e.casUnique,
+                e.expiresAtNanos,
+                e.deadlineNanos,
+                e.deadlineClass,
+                slots.name(e.slot));
     }
 }

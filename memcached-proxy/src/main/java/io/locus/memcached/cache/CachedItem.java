@@ -15,8 +15,15 @@ package io.locus.memcached.cache;
  * @param deadlineClass the item's deadline class (queue index) after this access
  * @param tenant the tenant charged for the item's bytes (the one that stored it)
  */
-public record CachedItem(byte[] key, byte[] value, int clientFlags, long casUnique, long expiresAtNanos,
-        long deadlineNanos, int deadlineClass, String tenant) {
+public record CachedItem(
+        byte[] key,
+        byte[] value,
+        int clientFlags,
+        long casUnique,
+        long expiresAtNanos,
+        long deadlineNanos,
+        int deadlineClass,
+        String tenant) {
 
     /** Remaining time to live in nanoseconds at {@code nowNanos}; {@link Long#MAX_VALUE} if it never expires. */
     public long remainingTtlNanos(long nowNanos) {

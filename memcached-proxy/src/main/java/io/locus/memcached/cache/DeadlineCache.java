@@ -114,7 +114,13 @@ public final class DeadlineCache {
      * @return true if the item is cached now; false if it was too large or already expired (any older copy
      *     is gone in both cases)
      */
-    public boolean set(byte[] key, byte[] value, int clientFlags, long ttlNanos, long casUnique, long deadlineNanos,
+    public boolean set(
+            byte[] key,
+            byte[] value,
+            int clientFlags,
+            long ttlNanos,
+            long casUnique,
+            long deadlineNanos,
             String tenant) {
         return store(key, value, clientFlags, ttlNanos, casUnique, deadlineNanos, tenant, true);
     }
@@ -125,20 +131,42 @@ public final class DeadlineCache {
      *
      * @return true if the item was stored
      */
-    public boolean add(byte[] key, byte[] value, int clientFlags, long ttlNanos, long casUnique, long deadlineNanos,
+    public boolean add(
+            byte[] key,
+            byte[] value,
+            int clientFlags,
+            long ttlNanos,
+            long casUnique,
+            long deadlineNanos,
             String tenant) {
         return store(key, value, clientFlags, ttlNanos, casUnique, deadlineNanos, tenant, false);
     }
 
-    private boolean store(byte[] key, byte[] value, int clientFlags, long ttlNanos, long casUnique,
-            long deadlineNanos, String tenant, boolean overwrite) {
+    private boolean store(
+            byte[] key,
+            byte[] value,
+            int clientFlags,
+            long ttlNanos,
+            long casUnique,
+            long deadlineNanos,
+            String tenant,
+            boolean overwrite) {
         if (key == null || value == null) {
             throw new IllegalArgumentException("key or value null (expected: byte arrays)");
         }
         checkDeadline(deadlineNanos);
         ByteKey k = new ByteKey(key);
-        return partitionOf(k).put(k, value, clientFlags, ttlNanos, casUnique, deadlineNanos, slots.slotOf(tenant),
-                overwrite, nanoClock.getAsLong());
+        return partitionOf(k)
+                .put(
+                        k,
+                        value,
+                        clientFlags,
+                        ttlNanos,
+                        casUnique,
+                        deadlineNanos,
+                        slots.slotOf(tenant),
+                        overwrite,
+                        nanoClock.getAsLong());
     }
 
     /**

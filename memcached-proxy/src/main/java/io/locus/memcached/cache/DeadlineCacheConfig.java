@@ -21,9 +21,18 @@ import java.util.Map;
  * @param tenantWeights quota weight per tenant name; unlisted tenants weigh 1
  * @param maxItemSizeBytes largest accounted item size the cache stores ({@code local.max_item_size}, 256 KiB)
  */
-public record DeadlineCacheConfig(long capacityBytes, int partitions, Duration base, int factor, int queues,
-        ClassPolicy classPolicy, boolean fairnessEnabled, boolean hardOverQuota, int maxTenants,
-        Map<String, Integer> tenantWeights, int maxItemSizeBytes) {
+public record DeadlineCacheConfig(
+        long capacityBytes,
+        int partitions,
+        Duration base,
+        int factor,
+        int queues,
+        ClassPolicy classPolicy,
+        boolean fairnessEnabled,
+        boolean hardOverQuota,
+        int maxTenants,
+        Map<String, Integer> tenantWeights,
+        int maxItemSizeBytes) {
 
     /** Default capacity: 64 MiB. */
     public static final long DEFAULT_CAPACITY_BYTES = 64L << 20;
@@ -67,43 +76,113 @@ public record DeadlineCacheConfig(long capacityBytes, int partitions, Duration b
 
     /** The spec defaults (§4.9) with the given capacity. */
     public static DeadlineCacheConfig defaults(long capacityBytes) {
-        return new DeadlineCacheConfig(capacityBytes, 2, Duration.ofMillis(2), 2, 12, ClassPolicy.LATEST,
-                false, false, 16, Map.of(), 256 * 1024);
+        return new DeadlineCacheConfig(
+                capacityBytes,
+                2,
+                Duration.ofMillis(2),
+                2,
+                12,
+                ClassPolicy.LATEST,
+                false,
+                false,
+                16,
+                Map.of(),
+                256 * 1024);
     }
 
     /** A copy with another partition count. */
     public DeadlineCacheConfig withPartitions(int newPartitions) {
-        return new DeadlineCacheConfig(capacityBytes, newPartitions, base, factor, queues, classPolicy,
-                fairnessEnabled, hardOverQuota, maxTenants, tenantWeights, maxItemSizeBytes);
+        return new DeadlineCacheConfig(
+                capacityBytes,
+                newPartitions,
+                base,
+                factor,
+                queues,
+                classPolicy,
+                fairnessEnabled,
+                hardOverQuota,
+                maxTenants,
+                tenantWeights,
+                maxItemSizeBytes);
     }
 
     /** A copy with another number of deadline classes (1 = plain LRU). */
     public DeadlineCacheConfig withQueues(int newQueues) {
-        return new DeadlineCacheConfig(capacityBytes, partitions, base, factor, newQueues, classPolicy,
-                fairnessEnabled, hardOverQuota, maxTenants, tenantWeights, maxItemSizeBytes);
+        return new DeadlineCacheConfig(
+                capacityBytes,
+                partitions,
+                base,
+                factor,
+                newQueues,
+                classPolicy,
+                fairnessEnabled,
+                hardOverQuota,
+                maxTenants,
+                tenantWeights,
+                maxItemSizeBytes);
     }
 
     /** A copy with another class policy. */
     public DeadlineCacheConfig withClassPolicy(ClassPolicy newPolicy) {
-        return new DeadlineCacheConfig(capacityBytes, partitions, base, factor, queues, newPolicy,
-                fairnessEnabled, hardOverQuota, maxTenants, tenantWeights, maxItemSizeBytes);
+        return new DeadlineCacheConfig(
+                capacityBytes,
+                partitions,
+                base,
+                factor,
+                queues,
+                newPolicy,
+                fairnessEnabled,
+                hardOverQuota,
+                maxTenants,
+                tenantWeights,
+                maxItemSizeBytes);
     }
 
     /** A copy with fairness settings and tenant weights. */
     public DeadlineCacheConfig withFairness(boolean enabled, boolean hard, Map<String, Integer> weights) {
-        return new DeadlineCacheConfig(capacityBytes, partitions, base, factor, queues, classPolicy,
-                enabled, hard, maxTenants, weights, maxItemSizeBytes);
+        return new DeadlineCacheConfig(
+                capacityBytes,
+                partitions,
+                base,
+                factor,
+                queues,
+                classPolicy,
+                enabled,
+                hard,
+                maxTenants,
+                weights,
+                maxItemSizeBytes);
     }
 
     /** A copy with another tenant slot count. */
     public DeadlineCacheConfig withMaxTenants(int newMaxTenants) {
-        return new DeadlineCacheConfig(capacityBytes, partitions, base, factor, queues, classPolicy,
-                fairnessEnabled, hardOverQuota, newMaxTenants, tenantWeights, maxItemSizeBytes);
+        return new DeadlineCacheConfig(
+                capacityBytes,
+                partitions,
+                base,
+                factor,
+                queues,
+                classPolicy,
+                fairnessEnabled,
+                hardOverQuota,
+                newMaxTenants,
+                tenantWeights,
+                maxItemSizeBytes);
     }
 
     /** A copy with another largest item size. */
     public DeadlineCacheConfig withMaxItemSizeBytes(int newMax) {
-        return new DeadlineCacheConfig(capacityBytes, partitions, base, factor, queues, classPolicy,
-                fairnessEnabled, hardOverQuota, maxTenants, tenantWeights, newMax);
+        return new DeadlineCacheConfig(
+                capacityBytes,
+                partitions,
+                base,
+                factor,
+                queues,
+                classPolicy,
+                fairnessEnabled,
+                hardOverQuota,
+                maxTenants,
+                tenantWeights,
+                newMax);
     }
 }

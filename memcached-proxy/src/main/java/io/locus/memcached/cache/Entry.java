@@ -15,8 +15,17 @@ final class Entry {
     Entry prev;
     Entry next;
 
-    Entry(ByteKey key, byte[] value, int clientFlags, long casUnique, long sizeBytes, int slot,
-            long expiresAtNanos, long deadlineNanos, int deadlineClass, long lastAccessNanos) {
+    Entry(
+            ByteKey key,
+            byte[] value,
+            int clientFlags,
+            long casUnique,
+            long sizeBytes,
+            int slot,
+            long expiresAtNanos,
+            long deadlineNanos,
+            int deadlineClass,
+            long lastAccessNanos) {
         this.key = key;
         this.value = value;
         this.clientFlags = clientFlags;

@@ -16,8 +16,15 @@ package io.locus.memcached.cache;
  * @param bytes accounted bytes currently cached (key + value + {@value DeadlineCache#ENTRY_OVERHEAD_BYTES})
  * @param quotaBytes current quota (capacity times weight share among active tenants)
  */
-public record TenantStats(String tenant, long hits, long misses, long evictions, long expirations, long items,
-        long bytes, long quotaBytes) {
+public record TenantStats(
+        String tenant,
+        long hits,
+        long misses,
+        long evictions,
+        long expirations,
+        long items,
+        long bytes,
+        long quotaBytes) {
 
     /** Hits divided by gets, 0 when there were no gets. */
     public double hitRatio() {

@@ -9,8 +9,8 @@ package io.locus.memcached.config;
  * @param name optional ring name (nutcracker hashes it instead of the address), or null
  */
 public record BackendAddress(String host, int port, int weight, String name) {
-  @Override
-  public String toString() {
-    return host + ":" + port + ":" + weight + (name == null ? "" : " " + name);
-  }
+    @Override
+    public String toString() {
+        return host + ":" + port + ":" + weight + (name == null ? "" : " " + name);
+    }
 }

@@ -11,53 +11,53 @@ import java.util.List;
  * <p>The reply owns {@link #bytes()}; release the reply when done.
  */
 public final class BackendReply extends AbstractReferenceCounted {
-  /**
-   * One {@code VALUE} item inside {@link #bytes()}.
-   *
-   * @param key the item's key
-   * @param offset where its {@code VALUE} line starts, relative to the reader index of {@code bytes()}
-   * @param length bytes up to and including the data block's {@code \r\n}
-   */
-  public record Item(String key, int offset, int length) {}
+    /**
+     * One {@code VALUE} item inside {@link #bytes()}.
+     *
+     * @param key the item's key
+     * @param offset where its {@code VALUE} line starts, relative to the reader index of {@code bytes()}
+     * @param length bytes up to and including the data block's {@code \r\n}
+     */
+    public record Item(String key, int offset, int length) {}
 
-  private final ByteBuf bytes;
-  private final List<Item> items;
-  private final boolean error;
+    private final ByteBuf bytes;
+    private final List<Item> items;
+    private final boolean error;
 
-  public BackendReply(ByteBuf bytes, List<Item> items, boolean error) {
-    this.bytes = bytes;
-    this.items = List.copyOf(items);
-    this.error = error;
-  }
+    public BackendReply(ByteBuf bytes, List<Item> items, boolean error) {
+        this.bytes = bytes;
+        this.items = List.copyOf(items);
+        this.error = error;
+    }
 
-  /** The whole reply as the backend sent it, including the final {@code END\r\n} or status line. */
-  public ByteBuf bytes() {
-    return bytes;
-  }
+    /** The whole reply as the backend sent it, including the final {@code END\r\n} or status line. */
+    public ByteBuf bytes() {
+        return bytes;
+    }
 
-  /** The {@code VALUE} items of a retrieval reply, in the backend's order; empty for other replies. */
-  public List<Item> items() {
-    return items;
-  }
+    /** The {@code VALUE} items of a retrieval reply, in the backend's order; empty for other replies. */
+    public List<Item> items() {
+        return items;
+    }
 
-  /** Whether the reply is {@code ERROR}, {@code CLIENT_ERROR ...} or {@code SERVER_ERROR ...}. */
-  public boolean isError() {
-    return error;
-  }
+    /** Whether the reply is {@code ERROR}, {@code CLIENT_ERROR ...} or {@code SERVER_ERROR ...}. */
+    public boolean isError() {
+        return error;
+    }
 
-  /** The item bytes ({@code VALUE} line and data block) as a slice sharing this reply's memory. */
-  public ByteBuf itemSlice(Item item) {
-    return bytes.slice(bytes.readerIndex() + item.offset(), item.length());
-  }
+    /** The item bytes ({@code VALUE} line and data block) as a slice sharing this reply's memory. */
+    public ByteBuf itemSlice(Item item) {
+        return bytes.slice(bytes.readerIndex() + item.offset(), item.length());
+    }
 
-  @Override
-  protected void deallocate() {
-    bytes.release();
-  }
+    @Override
+    protected void deallocate() {
+        bytes.release();
+    }
 
-  @Override
-  public BackendReply touch(Object hint) {
-    bytes.touch(hint);
-    return this;
-  }
+    @Override
+    public BackendReply touch(Object hint) {
+        bytes.touch(hint);
+        return this;
+    }
 }

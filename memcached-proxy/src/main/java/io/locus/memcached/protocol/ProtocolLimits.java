@@ -9,18 +9,18 @@ package io.locus.memcached.protocol;
  * @param maxItemSizeBytes largest data block, in bytes; memcached's default item size limit is 1 MiB
  */
 public record ProtocolLimits(int maxKeyBytes, int maxLineBytes, int maxItemSizeBytes) {
-  /** memcached's defaults: 250-byte keys, 1 MiB items; lines up to 64 KiB. */
-  public static final ProtocolLimits DEFAULTS = new ProtocolLimits(250, 64 * 1024, 1024 * 1024);
+    /** memcached's defaults: 250-byte keys, 1 MiB items; lines up to 64 KiB. */
+    public static final ProtocolLimits DEFAULTS = new ProtocolLimits(250, 64 * 1024, 1024 * 1024);
 
-  public ProtocolLimits {
-    if (maxKeyBytes < 1 || maxKeyBytes > 250) {
-      throw new IllegalArgumentException("maxKeyBytes: " + maxKeyBytes + " (expected: 1..250)");
+    public ProtocolLimits {
+        if (maxKeyBytes < 1 || maxKeyBytes > 250) {
+            throw new IllegalArgumentException("maxKeyBytes: " + maxKeyBytes + " (expected: 1..250)");
+        }
+        if (maxLineBytes < 300) {
+            throw new IllegalArgumentException("maxLineBytes: " + maxLineBytes + " (expected: >= 300)");
+        }
+        if (maxItemSizeBytes < 1) {
+            throw new IllegalArgumentException("maxItemSizeBytes: " + maxItemSizeBytes + " (expected: >= 1)");
+        }
     }
-    if (maxLineBytes < 300) {
-      throw new IllegalArgumentException("maxLineBytes: " + maxLineBytes + " (expected: >= 300)");
-    }
-    if (maxItemSizeBytes < 1) {
-      throw new IllegalArgumentException("maxItemSizeBytes: " + maxItemSizeBytes + " (expected: >= 1)");
-    }
-  }
 }

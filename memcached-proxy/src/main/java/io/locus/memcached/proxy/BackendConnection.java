@@ -29,210 +29,226 @@ import org.slf4j.LoggerFactory;
  * connection is closed and every call on it fails. The next call reconnects.
  */
 final class BackendConnection {
-  private static final Logger LOG = LoggerFactory.getLogger(BackendConnection.class);
-  static final String UNAVAILABLE = "SERVER_ERROR backend unavailable";
-  static final String TIMEOUT = "SERVER_ERROR backend timeout";
-  /** Explicit flushes a {@link FlushConsolidationHandler} may hold back before it writes anyway. */
-  static final int FLUSH_AFTER = 256;
+    private static final Logger LOG = LoggerFactory.getLogger(BackendConnection.class);
+    static final String UNAVAILABLE = "SERVER_ERROR backend unavailable";
+    static final String TIMEOUT = "SERVER_ERROR backend timeout";
+    /** Explicit flushes a {@link FlushConsolidationHandler} may hold back before it writes anyway. */
+    static final int FLUSH_AFTER = 256;
 
-  private final Backend backend;
-  private final EventLoop loop;
-  private final ProtocolLimits limits;
-  private final ProxyStats stats;
-  private final long timeoutMicros;
-  private final int connectTimeoutMillis;
-  private Channel channel;
-  private BackendResponseDecoder decoder;
-  private boolean connecting;
-  private final ArrayDeque<BackendCall> waiting = new ArrayDeque<>();
-  private final ArrayDeque<BackendCall> inFlight = new ArrayDeque<>();
-  private ScheduledFuture<?> timer;
+    private final Backend backend;
+    private final EventLoop loop;
+    private final ProtocolLimits limits;
+    private final ProxyStats stats;
+    private final long timeoutMicros;
+    private final int connectTimeoutMillis;
+    private Channel channel;
+    private BackendResponseDecoder decoder;
+    private boolean connecting;
+    private final ArrayDeque<BackendCall> waiting = new ArrayDeque<>();
+    private final ArrayDeque<BackendCall> inFlight = new ArrayDeque<>();
+    private ScheduledFuture<?> timer;
 
-  BackendConnection(Backend backend, EventLoop loop, ProtocolLimits limits, ProxyStats stats, long timeoutMicros,
-      int connectTimeoutMillis) {
-    this.backend = backend;
-    this.loop = loop;
-    this.limits = limits;
-    this.stats = stats;
-    this.timeoutMicros = timeoutMicros;
-    this.connectTimeoutMillis = connectTimeoutMillis;
-  }
-
-  /** Sends a call, connecting first if needed. */
-  void send(BackendCall call) {
-    stats.backendRequests.increment();
-    call.timeoutAtNanos = System.nanoTime() + timeoutMicros * 1000;
-    armTimer();
-    if (channel != null && !connecting && !channel.isActive()) {
-      // Closed, but its channelInactive has not run yet: its calls will get no reply, and the next connection must
-      // start with an empty FIFO.
-      channel = null;
-      failAll(UNAVAILABLE);
+    BackendConnection(
+            Backend backend,
+            EventLoop loop,
+            ProtocolLimits limits,
+            ProxyStats stats,
+            long timeoutMicros,
+            int connectTimeoutMillis) {
+        this.backend = backend;
+        this.loop = loop;
+        this.limits = limits;
+        this.stats = stats;
+        this.timeoutMicros = timeoutMicros;
+        this.connectTimeoutMillis = connectTimeoutMillis;
     }
-    if (channel != null && channel.isActive() && !connecting) {
-      write(call);
-      return;
+
+    /** Sends a call, connecting first if needed. */
+    void send(BackendCall call) {
+        stats.backendRequests.increment();
+        call.timeoutAtNanos = System.nanoTime() + timeoutMicros * 1000;
+        armTimer();
+        if (channel != null && !connecting && !channel.isActive()) {
+            // Closed, but its channelInactive has not run yet: its calls will get no reply, and the next connection
+            // must
+            // start with an empty FIFO.
+            channel = null;
+            failAll(UNAVAILABLE);
+        }
+        if (channel != null && channel.isActive() && !connecting) {
+            write(call);
+            return;
+        }
+        waiting.add(call);
+        if (!connecting) {
+            connect();
+        }
     }
-    waiting.add(call);
-    if (!connecting) {
-      connect();
+
+    int outstanding() {
+        return waiting.size() + inFlight.size();
     }
-  }
 
-  int outstanding() {
-    return waiting.size() + inFlight.size();
-  }
+    boolean isConnected() {
+        return channel != null && channel.isActive() && !connecting;
+    }
 
-  boolean isConnected() {
-    return channel != null && channel.isActive() && !connecting;
-  }
+    private void write(BackendCall call) {
+        decoder.expect(call.format);
+        inFlight.add(call);
+        ByteBuf request = call.request;
+        call.request = null;
+        channel.writeAndFlush(request, channel.voidPromise());
+    }
 
-  private void write(BackendCall call) {
-    decoder.expect(call.format);
-    inFlight.add(call);
-    ByteBuf request = call.request;
-    call.request = null;
-    channel.writeAndFlush(request, channel.voidPromise());
-  }
-
-  private void connect() {
-    connecting = true;
-    BackendResponseDecoder d = new BackendResponseDecoder(limits);
-    Bootstrap b = Transport.levelTriggered(new Bootstrap()).group(loop).channel(Transport.clientChannel())
-        .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
-        .handler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            // Requests of one read from the clients leave in one write system call.
-            ch.pipeline().addLast(new FlushConsolidationHandler(FLUSH_AFTER, true), d, new ReplyHandler());
-          }
+    private void connect() {
+        connecting = true;
+        BackendResponseDecoder d = new BackendResponseDecoder(limits);
+        Bootstrap b = Transport.levelTriggered(new Bootstrap())
+                .group(loop)
+                .channel(Transport.clientChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        // Requests of one read from the clients leave in one write system call.
+                        ch.pipeline().addLast(new FlushConsolidationHandler(FLUSH_AFTER, true), d, new ReplyHandler());
+                    }
+                });
+        ChannelFuture f = b.connect(backend.host(), backend.port());
+        channel = f.channel();
+        decoder = d;
+        f.addListener(done -> {
+            connecting = false;
+            if (!done.isSuccess()) {
+                LOG.warn(
+                        "cannot connect to backend {}: {}",
+                        backend,
+                        done.cause().toString());
+                backend.markDown();
+                channel = null;
+                failAll(UNAVAILABLE);
+                return;
+            }
+            stats.backendConnects.increment();
+            backend.markUp();
+            while (!waiting.isEmpty()) {
+                write(waiting.poll());
+            }
         });
-    ChannelFuture f = b.connect(backend.host(), backend.port());
-    channel = f.channel();
-    decoder = d;
-    f.addListener(done -> {
-      connecting = false;
-      if (!done.isSuccess()) {
-        LOG.warn("cannot connect to backend {}: {}", backend, done.cause().toString());
-        backend.markDown();
+    }
+
+    /**
+     * One timer per connection instead of one per request (a scheduled task per request was a measurable share of the
+     * pass-through's CPU): calls time out in FIFO order, so the timer only ever needs the oldest call's expiry. When it
+     * fires and the oldest call has been answered meanwhile, it re-arms for the call that is now oldest.
+     */
+    private void armTimer() {
+        if (timer == null) {
+            BackendCall oldest = oldest();
+            if (oldest != null) {
+                timer = loop.schedule(
+                        this::checkTimeout,
+                        Math.max(0, oldest.timeoutAtNanos - System.nanoTime()),
+                        TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+
+    private BackendCall oldest() {
+        BackendCall a = inFlight.peek();
+        BackendCall b = waiting.peek();
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.timeoutAtNanos - b.timeoutAtNanos <= 0 ? a : b;
+    }
+
+    private void checkTimeout() {
+        timer = null;
+        BackendCall oldest = oldest();
+        if (oldest != null && oldest.timeoutAtNanos - System.nanoTime() <= 0) {
+            timedOut(oldest);
+        }
+        armTimer();
+    }
+
+    private void timedOut(BackendCall call) {
+        if (call.done) {
+            return;
+        }
+        stats.backendTimeouts.increment();
+        LOG.warn(
+                "backend {} did not reply within {} us; closing the connection ({} calls on it)",
+                backend,
+                timeoutMicros,
+                outstanding());
+        call.fail(TIMEOUT);
+        // Replies on this connection can no longer be matched to requests: start afresh.
+        failAll(TIMEOUT);
+        closeChannel();
+    }
+
+    private void failAll(String line) {
+        while (!inFlight.isEmpty()) {
+            stats.backendFailures.increment();
+            inFlight.poll().fail(line);
+        }
+        while (!waiting.isEmpty()) {
+            stats.backendFailures.increment();
+            waiting.poll().fail(line);
+        }
+    }
+
+    private void closeChannel() {
+        Channel c = channel;
         channel = null;
+        connecting = false;
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    void close() {
         failAll(UNAVAILABLE);
-        return;
-      }
-      stats.backendConnects.increment();
-      backend.markUp();
-      while (!waiting.isEmpty()) {
-        write(waiting.poll());
-      }
-    });
-  }
-
-  /**
-   * One timer per connection instead of one per request (a scheduled task per request was a measurable share of the
-   * pass-through's CPU): calls time out in FIFO order, so the timer only ever needs the oldest call's expiry. When it
-   * fires and the oldest call has been answered meanwhile, it re-arms for the call that is now oldest.
-   */
-  private void armTimer() {
-    if (timer == null) {
-      BackendCall oldest = oldest();
-      if (oldest != null) {
-        timer = loop.schedule(this::checkTimeout, Math.max(0, oldest.timeoutAtNanos - System.nanoTime()),
-            TimeUnit.NANOSECONDS);
-      }
-    }
-  }
-
-  private BackendCall oldest() {
-    BackendCall a = inFlight.peek();
-    BackendCall b = waiting.peek();
-    if (a == null) {
-      return b;
-    }
-    return b == null || a.timeoutAtNanos - b.timeoutAtNanos <= 0 ? a : b;
-  }
-
-  private void checkTimeout() {
-    timer = null;
-    BackendCall oldest = oldest();
-    if (oldest != null && oldest.timeoutAtNanos - System.nanoTime() <= 0) {
-      timedOut(oldest);
-    }
-    armTimer();
-  }
-
-  private void timedOut(BackendCall call) {
-    if (call.done) {
-      return;
-    }
-    stats.backendTimeouts.increment();
-    LOG.warn("backend {} did not reply within {} us; closing the connection ({} calls on it)", backend, timeoutMicros,
-        outstanding());
-    call.fail(TIMEOUT);
-    // Replies on this connection can no longer be matched to requests: start afresh.
-    failAll(TIMEOUT);
-    closeChannel();
-  }
-
-  private void failAll(String line) {
-    while (!inFlight.isEmpty()) {
-      stats.backendFailures.increment();
-      inFlight.poll().fail(line);
-    }
-    while (!waiting.isEmpty()) {
-      stats.backendFailures.increment();
-      waiting.poll().fail(line);
-    }
-  }
-
-  private void closeChannel() {
-    Channel c = channel;
-    channel = null;
-    connecting = false;
-    if (c != null) {
-      c.close();
-    }
-  }
-
-  void close() {
-    failAll(UNAVAILABLE);
-    closeChannel();
-  }
-
-  private final class ReplyHandler extends ChannelInboundHandlerAdapter {
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      BackendReply reply = (BackendReply) msg;
-      if (ctx.channel() != channel) {
-        reply.release();
-        return;
-      }
-      BackendCall call = inFlight.poll();
-      if (call == null) {
-        reply.release();
-        exceptionCaught(ctx, new IllegalStateException("reply without a request"));
-        return;
-      }
-      call.reply(reply);
+        closeChannel();
     }
 
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-      if (ctx.channel() == channel) {
-        LOG.warn("backend {} closed the connection ({} calls on it)", backend, outstanding());
-        channel = null;
-        failAll(UNAVAILABLE);
-      }
-    }
+    private final class ReplyHandler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            BackendReply reply = (BackendReply) msg;
+            if (ctx.channel() != channel) {
+                reply.release();
+                return;
+            }
+            BackendCall call = inFlight.poll();
+            if (call == null) {
+                reply.release();
+                exceptionCaught(ctx, new IllegalStateException("reply without a request"));
+                return;
+            }
+            call.reply(reply);
+        }
 
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      if (ctx.channel() == channel) {
-        LOG.warn("backend {} connection failed: {}", backend, cause.toString());
-        channel = null;
-        failAll(UNAVAILABLE);
-      }
-      ctx.close();
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (ctx.channel() == channel) {
+                LOG.warn("backend {} closed the connection ({} calls on it)", backend, outstanding());
+                channel = null;
+                failAll(UNAVAILABLE);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (ctx.channel() == channel) {
+                LOG.warn("backend {} connection failed: {}", backend, cause.toString());
+                channel = null;
+                failAll(UNAVAILABLE);
+            }
+            ctx.close();
+        }
     }
-  }
 }

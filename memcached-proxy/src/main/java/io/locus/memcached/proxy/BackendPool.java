@@ -12,60 +12,67 @@ import java.util.List;
  * loop.
  */
 final class BackendPool {
-  private final KetamaRing ring;
-  private final List<Backend> backends = new ArrayList<>();
+    private final KetamaRing ring;
+    private final List<Backend> backends = new ArrayList<>();
 
-  BackendPool(ProxyConfig config, KetamaRing ring, EventLoop loop, ProxyStats stats) {
-    this.ring = ring;
-    for (BackendAddress a : config.servers()) {
-      backends.add(new Backend(a.host(), a.port(), loop, config.intValue("backend.conns"), config.protocolLimits(),
-          stats, config.longValue("backend.timeout"), config.longValue("backend.connect_timeout"),
-          config.longValue("backend.retry_interval")));
+    BackendPool(ProxyConfig config, KetamaRing ring, EventLoop loop, ProxyStats stats) {
+        this.ring = ring;
+        for (BackendAddress a : config.servers()) {
+            backends.add(new Backend(
+                    a.host(),
+                    a.port(),
+                    loop,
+                    config.intValue("backend.conns"),
+                    config.protocolLimits(),
+                    stats,
+                    config.longValue("backend.timeout"),
+                    config.longValue("backend.connect_timeout"),
+                    config.longValue("backend.retry_interval")));
+        }
     }
-  }
 
-  /** Builds the ring for a configuration (nutcracker's placement). */
-  static KetamaRing ringFor(ProxyConfig config) {
-    List<KetamaRing.Server> servers = new ArrayList<>();
-    for (BackendAddress a : config.servers()) {
-      servers.add(new KetamaRing.Server(a.host(), a.port(), a.weight(), a.name()));
+    /** Builds the ring for a configuration (nutcracker's placement). */
+    static KetamaRing ringFor(ProxyConfig config) {
+        List<KetamaRing.Server> servers = new ArrayList<>();
+        for (BackendAddress a : config.servers()) {
+            servers.add(new KetamaRing.Server(a.host(), a.port(), a.weight(), a.name()));
+        }
+        return new KetamaRing(servers);
     }
-    return new KetamaRing(servers);
-  }
 
-  int size() {
-    return backends.size();
-  }
-
-  Backend backend(int index) {
-    return backends.get(index);
-  }
-
-  /** The index of the backend owning {@code key} (an ISO-8859-1 string, one char per byte). */
-  int indexFor(String key) {
-    return ring.serverFor(key);
-  }
-
-  /** The index for a meta key, decoding it first when the request carries the base64 flag {@code b}. */
-  int indexForMeta(String key, List<String> flags) {
-    if (flags.stream().anyMatch(f -> f.charAt(0) == 'b')) {
-      try {
-        byte[] raw = Base64.getDecoder().decode(key);
-        return ring.serverFor(raw);
-      } catch (IllegalArgumentException e) {
-        return ring.serverFor(key); // memcached rejects it; any backend gives the same error
-      }
+    int size() {
+        return backends.size();
     }
-    return ring.serverFor(key);
-  }
 
-  List<Backend> backends() {
-    return backends;
-  }
-
-  void close() {
-    for (Backend b : backends) {
-      b.close();
+    Backend backend(int index) {
+        return backends.get(index);
     }
-  }
+
+    /** The index of the backend owning {@code key} (an ISO-8859-1 string, one char per byte). */
+    int indexFor(String key) {
+        return ring.serverFor(key);
+    }
+
+    /** The index for a meta key, decoding it first when the request carries the base64 flag {@code b}. */
+    int indexForMeta(String key, List<String> flags) {
+        if (flags.stream().anyMatch(f -> f.charAt(0) == 'b')) {
+            try {
+                byte[] raw = Base64.getDecoder().decode(key);
+                return ring.serverFor(raw);
+            } catch (IllegalArgumentException e) {
+                return ring.serverFor(key); // memcached rejects it; any backend gives the same error
+            }
+        }
+        return ring.serverFor(key);
+    }
+
+    List<Backend> backends() {
+        return backends;
+    }
+
+    void close() {
+        for (Backend b : backends) {
+            b.close();
+        }
+    }
 }

@@ -2,9 +2,9 @@ package io.locus.memcached.proxy;
 
 import io.locus.memcached.balance.BucketMigration;
 import io.locus.memcached.balance.ReplicaDirectory;
-import io.locus.memcached.balance.VirtualBucketTable;
 import io.locus.memcached.balance.ReplicaDirectory.ReadTarget;
 import io.locus.memcached.balance.ReplicaDirectory.WriteTicket;
+import io.locus.memcached.balance.VirtualBucketTable;
 import io.locus.memcached.protocol.BackendReply;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
@@ -29,520 +29,565 @@ import java.util.List;
  * home-specific data ({@code gets}, {@code gat}, {@code mg}) and multi-key gets go to the home.
  */
 final class BalancingHandler implements RequestHandler {
-  static final String RESERVED = "__dlp:";
-  private static final byte[] END = "\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
+    static final String RESERVED = "__dlp:";
+    private static final byte[] END = "\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
 
-  private final BalancingServices services;
-  private final RequestHandler passThrough;
-  private final BackendPool pool;
-  private final EventLoop loop;
+    private final BalancingServices services;
+    private final RequestHandler passThrough;
+    private final BackendPool pool;
+    private final EventLoop loop;
 
-  BalancingHandler(BalancingServices services, RequestHandler passThrough, BackendPool pool, EventLoop loop) {
-    this.services = services;
-    this.passThrough = passThrough;
-    this.pool = pool;
-    this.loop = loop;
-  }
+    BalancingHandler(BalancingServices services, RequestHandler passThrough, BackendPool pool, EventLoop loop) {
+        this.services = services;
+        this.passThrough = passThrough;
+        this.pool = pool;
+        this.loop = loop;
+    }
 
-  @Override
-  public void handle(ProxyRequest pr, ReplySink reply) {
-    route(pr, reply, -1);
-  }
+    @Override
+    public void handle(ProxyRequest pr, ReplySink reply) {
+        route(pr, reply, -1);
+    }
 
-  @Override
-  public void handleAt(ProxyRequest pr, ReplySink reply, int backend) {
-    route(pr, reply, backend);
-  }
+    @Override
+    public void handleAt(ProxyRequest pr, ReplySink reply, int backend) {
+        route(pr, reply, backend);
+    }
 
-  /**
-   * The owner of the key's virtual bucket and, when the bucket is where the ring put it, the key's readable
-   * shadows. During a migration, the backend a read asks first; null with replication for availability (its own
-   * copies and failover) or for a reserved key.
-   */
-  @Override
-  public int[] readCopies(String key) {
-    if (services.availability != null || key.startsWith(RESERVED)) {
-      return null;
-    }
-    int bucket = services.balancer.bucketOf(key);
-    BucketMigration<String> m = services.balancer.migrationOf(bucket);
-    if (m != null) {
-      return new int[] {m.readRoute().first()};
-    }
-    VirtualBucketTable table = services.balancer.table();
-    int owner = table.owner(bucket);
-    return owner != table.home(bucket) ? new int[] {owner} : services.balancer.directory().readableCopies(key, owner);
-  }
-
-  /**
-   * Counts a refused read as a read of its keys at their owners. Why: a hot key homed on a slow backend gets its hard
-   * reads refused by admission, and if only admitted reads counted, the balancer would see no load there and never
-   * replicate the key to the copies that could meet those deadlines. Offered load, not carried load, is what
-   * placement must balance.
-   */
-  @Override
-  public void refusedRead(ProxyRequest pr) {
-    MemcachedRequest req = pr.request();
-    if (services.availability != null || req.command().family() == Command.Family.BROADCAST) {
-      return;
-    }
-    for (String k : keysOf(req, pr)) {
-      if (!k.startsWith(RESERVED)) {
-        services.balancer.onRead(k, false);
-      }
-    }
-  }
-
-  /** {@code chosen}: the backend the deadline scheduler chose among {@link #readCopies}, or -1. */
-  private void route(ProxyRequest pr, ReplySink reply, int chosen) {
-    MemcachedRequest req = pr.request();
-    Command c = req.command();
-    if (c.family() == Command.Family.BROADCAST) {
-      passThrough.handle(pr, reply);
-      return;
-    }
-    List<String> keys = keysOf(req, pr);
-    for (String k : keys) {
-      if (k.startsWith(RESERVED)) {
-        req.release();
-        reply.completeLine("CLIENT_ERROR reserved key prefix");
-        return;
-      }
-    }
-    if (keys.isEmpty()) {
-      passThrough.handle(pr, reply);
-    } else if (services.availability != null) {
-      withCopies(pr, keys, reply);
-    } else {
-      byOwner(pr, keys, reply, chosen);
-    }
-  }
-
-  /**
-   * Routes by each key's virtual bucket owner. While every bucket is owned by its ring home and none is migrating,
-   * that is the pass-through path (with Phase 1) unchanged; otherwise the moved path below. A request routed without
-   * a migration is counted in flight for its bucket from before the owner is read until it completes, so that the
-   * copier of a migration that begins meanwhile waits for it: it may have chosen the old owner.
-   */
-  private void byOwner(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
-    Command c = pr.request().command();
-    boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
-    VirtualBucketTable table = services.balancer.table();
-    int[] buckets = new int[keys.size()];
-    boolean[] held = new boolean[keys.size()];
-    boolean plain = true;
-    for (int i = 0; i < buckets.length; i++) {
-      int b = services.balancer.bucketOf(keys.get(i));
-      buckets[i] = b;
-      services.bucketInFlight.incrementAndGet(b);
-      // Owner first, then the migration: the migration is registered before the owner changes.
-      boolean owned = table.owner(b) == table.home(b);
-      held[i] = services.balancer.migrationOf(b) == null;
-      plain &= owned && held[i];
-      if (!held[i]) {
-        // Routed by the migration: a copier must not wait for it (its count would never drain under load).
-        services.bucketInFlight.decrementAndGet(b);
-      }
-    }
-    ReplySink counted = ReplySink.after(reply, () -> {
-      for (int i = 0; i < buckets.length; i++) {
-        if (held[i]) {
-          services.bucketInFlight.decrementAndGet(buckets[i]);
+    /**
+     * The owner of the key's virtual bucket and, when the bucket is where the ring put it, the key's readable
+     * shadows. During a migration, the backend a read asks first; null with replication for availability (its own
+     * copies and failover) or for a reserved key.
+     */
+    @Override
+    public int[] readCopies(String key) {
+        if (services.availability != null || key.startsWith(RESERVED)) {
+            return null;
         }
-      }
-    });
-    if (plain) {
-      if (read) {
-        read(pr, keys, counted, chosen);
-      } else {
-        write(pr, keys.get(0), counted);
-      }
-    } else if (read) {
-      movedRead(pr, keys, buckets, counted);
-    } else {
-      movedWrite(pr, keys.get(0), buckets[0], counted);
+        int bucket = services.balancer.bucketOf(key);
+        BucketMigration<String> m = services.balancer.migrationOf(bucket);
+        if (m != null) {
+            return new int[] {m.readRoute().first()};
+        }
+        VirtualBucketTable table = services.balancer.table();
+        int owner = table.owner(bucket);
+        return owner != table.home(bucket)
+                ? new int[] {owner}
+                : services.balancer.directory().readableCopies(key, owner);
     }
-  }
 
-  /** Backends to ask for a key of {@code bucket}, in order: the owner, or during a migration new, old, new. */
-  private int[] readChain(int bucket) {
-    BucketMigration<String> m = services.balancer.migrationOf(bucket);
-    if (m == null) {
-      return new int[] {services.balancer.table().owner(bucket)};
-    }
-    BucketMigration.ReadRoute r = m.readRoute();
-    // The copier deletes a key at the old owner only after its copy landed at the new one: a reader that missed at
-    // both finds it at the new owner on the third try.
-    return r.fallback() < 0 ? new int[] {r.first()} : new int[] {r.first(), r.fallback(), r.first()};
-  }
-
-  private void movedWrite(ProxyRequest pr, String key, int bucket, ReplySink reply) {
-    services.balancer.onWrite(key); // counted, and a replicated key's shadows stop being readable
-    BucketMigration<String> m = services.balancer.migrationOf(bucket);
-    if (m != null) {
-      services.loop.execute(() -> services.migrationWrite(pr, key, m, loop, reply));
-      return;
-    }
-    AvailabilityReplication.forward(pool, services.balancer.table().owner(bucket), pr, pr.connectionId(),
-        new AvailabilityReplication.Outcome() {
-          @Override
-          public void reply(ByteBuf bytes) {
-            pr.request().release();
-            AvailabilityReplication.deliver(reply, bytes);
-          }
-
-          @Override
-          public void failed(String line) {
-            pr.request().release();
-            reply.completeLine(line);
-          }
-        });
-  }
-
-  private void movedRead(ProxyRequest pr, List<String> keys, int[] buckets, ReplySink reply) {
-    Command c = pr.request().command();
-    for (String k : keys) {
-      services.balancer.onRead(k, false);
-    }
-    if (c == Command.GET || c == Command.GETS) {
-      ByteBuf[] values = new ByteBuf[keys.size()];
-      int[] pending = {keys.size()};
-      String[] failure = {null};
-      for (int i = 0; i < keys.size(); i++) {
-        int slot = i;
-        fetch(keys.get(i), c == Command.GETS, readChain(buckets[i]), 0, pr.connectionId(), (value, failed) -> {
-          values[slot] = value;
-          if (failed != null) {
-            failure[0] = failed;
-          }
-          if (--pending[0] > 0) {
+    /**
+     * Counts a refused read as a read of its keys at their owners. Why: a hot key homed on a slow backend gets its hard
+     * reads refused by admission, and if only admitted reads counted, the balancer would see no load there and never
+     * replicate the key to the copies that could meet those deadlines. Offered load, not carried load, is what
+     * placement must balance.
+     */
+    @Override
+    public void refusedRead(ProxyRequest pr) {
+        MemcachedRequest req = pr.request();
+        if (services.availability != null || req.command().family() == Command.Family.BROADCAST) {
             return;
-          }
-          pr.request().release();
-          CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(values.length + 1);
-          for (ByteBuf v : values) {
-            if (v != null) {
-              out.addComponent(true, v);
+        }
+        for (String k : keysOf(req, pr)) {
+            if (!k.startsWith(RESERVED)) {
+                services.balancer.onRead(k, false);
             }
-          }
-          if (failure[0] != null) {
-            out.release();
-            reply.completeLine(failure[0]);
+        }
+    }
+
+    /** {@code chosen}: the backend the deadline scheduler chose among {@link #readCopies}, or -1. */
+    private void route(ProxyRequest pr, ReplySink reply, int chosen) {
+        MemcachedRequest req = pr.request();
+        Command c = req.command();
+        if (c.family() == Command.Family.BROADCAST) {
+            passThrough.handle(pr, reply);
             return;
-          }
-          out.addComponent(true, PooledByteBufAllocator.DEFAULT.buffer(5).writeBytes(END, 2, 5));
-          reply.complete(out);
+        }
+        List<String> keys = keysOf(req, pr);
+        for (String k : keys) {
+            if (k.startsWith(RESERVED)) {
+                req.release();
+                reply.completeLine("CLIENT_ERROR reserved key prefix");
+                return;
+            }
+        }
+        if (keys.isEmpty()) {
+            passThrough.handle(pr, reply);
+        } else if (services.availability != null) {
+            withCopies(pr, keys, reply);
+        } else {
+            byOwner(pr, keys, reply, chosen);
+        }
+    }
+
+    /**
+     * Routes by each key's virtual bucket owner. While every bucket is owned by its ring home and none is migrating,
+     * that is the pass-through path (with Phase 1) unchanged; otherwise the moved path below. A request routed without
+     * a migration is counted in flight for its bucket from before the owner is read until it completes, so that the
+     * copier of a migration that begins meanwhile waits for it: it may have chosen the old owner.
+     */
+    private void byOwner(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
+        Command c = pr.request().command();
+        boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
+        VirtualBucketTable table = services.balancer.table();
+        int[] buckets = new int[keys.size()];
+        boolean[] held = new boolean[keys.size()];
+        boolean plain = true;
+        for (int i = 0; i < buckets.length; i++) {
+            int b = services.balancer.bucketOf(keys.get(i));
+            buckets[i] = b;
+            services.bucketInFlight.incrementAndGet(b);
+            // Owner first, then the migration: the migration is registered before the owner changes.
+            boolean owned = table.owner(b) == table.home(b);
+            held[i] = services.balancer.migrationOf(b) == null;
+            plain &= owned && held[i];
+            if (!held[i]) {
+                // Routed by the migration: a copier must not wait for it (its count would never drain under load).
+                services.bucketInFlight.decrementAndGet(b);
+            }
+        }
+        ReplySink counted = ReplySink.after(reply, () -> {
+            for (int i = 0; i < buckets.length; i++) {
+                if (held[i]) {
+                    services.bucketInFlight.decrementAndGet(buckets[i]);
+                }
+            }
         });
-      }
-      return;
-    }
-    if (keys.size() > 1) {
-      pr.request().release();
-      reply.completeLine("SERVER_ERROR " + c.word() + " of several keys in moved virtual buckets is not supported");
-      return;
-    }
-    forwardChain(pr, readChain(buckets[0]), 0, reply);
-  }
-
-  /** The client's read at {@code chain[i]}; a miss tries the next backend of the chain. Releases the request. */
-  private void forwardChain(ProxyRequest pr, int[] chain, int i, ReplySink reply) {
-    AvailabilityReplication.forward(pool, chain[i], pr, pr.connectionId(), new AvailabilityReplication.Outcome() {
-      @Override
-      public void reply(ByteBuf bytes) {
-        if (i + 1 < chain.length && isMiss(bytes)) {
-          if (bytes != null) {
-            bytes.release();
-          }
-          services.migrationFallbackReads.increment();
-          forwardChain(pr, chain, i + 1, reply);
-          return;
+        if (plain) {
+            if (read) {
+                read(pr, keys, counted, chosen);
+            } else {
+                write(pr, keys.get(0), counted);
+            }
+        } else if (read) {
+            movedRead(pr, keys, buckets, counted);
+        } else {
+            movedWrite(pr, keys.get(0), buckets[0], counted);
         }
-        pr.request().release();
-        AvailabilityReplication.deliver(reply, bytes);
-      }
-
-      @Override
-      public void failed(String line) {
-        pr.request().release();
-        reply.completeLine(line);
-      }
-    });
-  }
-
-  /**
-   * Whether an {@code mg} with these flags may be answered by a shadow: value, client flags, size and remaining TTL
-   * only (a shadow's TTL is the rest of its lease, never longer than the item's, see
-   * {@link RequestHandler#handleAt}); not cas, access times, opaque, key echo, quiet or base64 keys.
-   */
-  private static boolean copyable(List<String> flags) {
-    for (String f : flags) {
-      if (f.isEmpty() || "vfts".indexOf(f.charAt(0)) < 0) {
-        return false;
-      }
     }
-    return true;
-  }
 
-  /** A miss: nothing (a quiet meta miss), {@code END} or {@code EN}. */
-  private static boolean isMiss(ByteBuf b) {
-    if (b == null) {
-      return true;
+    /** Backends to ask for a key of {@code bucket}, in order: the owner, or during a migration new, old, new. */
+    private int[] readChain(int bucket) {
+        BucketMigration<String> m = services.balancer.migrationOf(bucket);
+        if (m == null) {
+            return new int[] {services.balancer.table().owner(bucket)};
+        }
+        BucketMigration.ReadRoute r = m.readRoute();
+        // The copier deletes a key at the old owner only after its copy landed at the new one: a reader that missed at
+        // both finds it at the new owner on the third try.
+        return r.fallback() < 0 ? new int[] {r.first()} : new int[] {r.first(), r.fallback(), r.first()};
     }
-    int r = b.readerIndex();
-    int n = b.readableBytes();
-    return n >= 3 && b.getByte(r) == 'E' && b.getByte(r + 1) == 'N'
-        && (b.getByte(r + 2) == '\r' || b.getByte(r + 2) == ' ' || (n >= 5 && b.getByte(r + 2) == 'D'
-        && b.getByte(r + 3) == '\r'));
-  }
 
-  interface Fetched {
-    /** The {@code VALUE} block (null for a miss), or a failure line. */
-    void accept(ByteBuf valueBlock, String failure);
-  }
+    private void movedWrite(ProxyRequest pr, String key, int bucket, ReplySink reply) {
+        services.balancer.onWrite(key); // counted, and a replicated key's shadows stop being readable
+        BucketMigration<String> m = services.balancer.migrationOf(bucket);
+        if (m != null) {
+            services.loop.execute(() -> services.migrationWrite(pr, key, m, loop, reply));
+            return;
+        }
+        AvailabilityReplication.forward(
+                pool,
+                services.balancer.table().owner(bucket),
+                pr,
+                pr.connectionId(),
+                new AvailabilityReplication.Outcome() {
+                    @Override
+                    public void reply(ByteBuf bytes) {
+                        pr.request().release();
+                        AvailabilityReplication.deliver(reply, bytes);
+                    }
 
-  /** {@code get}/{@code gets} of one key along {@code chain} with {@code mg}: the first hit, as a VALUE block. */
-  private void fetch(String key, boolean withCas, int[] chain, int i, long affinity, Fetched then) {
-    String line = "mg " + BalancingServices.base64(key) + " b v f" + (withCas ? " c" : "") + "\r\n";
-    ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
-    wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-    int backend = chain[i];
-    long start = System.nanoTime();
-    pool.backend(backend).send(new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
-      @Override
-      public void onReply(BackendReply r) {
-        BalancingServices.HomeValue v;
-        String cas = null;
-        try {
-          v = BalancingServices.parseMetaValue(r.bytes());
-          if (withCas && v.data != null) {
-            cas = casOf(r.bytes());
-          }
-        } finally {
-          r.release();
+                    @Override
+                    public void failed(String line) {
+                        pr.request().release();
+                        reply.completeLine(line);
+                    }
+                });
+    }
+
+    private void movedRead(ProxyRequest pr, List<String> keys, int[] buckets, ReplySink reply) {
+        Command c = pr.request().command();
+        for (String k : keys) {
+            services.balancer.onRead(k, false);
         }
-        services.balancer.onCompletion(backend, System.nanoTime() - start);
-        if (v.failed) {
-          then.accept(null, "SERVER_ERROR backend error");
-          return;
+        if (c == Command.GET || c == Command.GETS) {
+            ByteBuf[] values = new ByteBuf[keys.size()];
+            int[] pending = {keys.size()};
+            String[] failure = {null};
+            for (int i = 0; i < keys.size(); i++) {
+                int slot = i;
+                fetch(keys.get(i), c == Command.GETS, readChain(buckets[i]), 0, pr.connectionId(), (value, failed) -> {
+                    values[slot] = value;
+                    if (failed != null) {
+                        failure[0] = failed;
+                    }
+                    if (--pending[0] > 0) {
+                        return;
+                    }
+                    pr.request().release();
+                    CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(values.length + 1);
+                    for (ByteBuf v : values) {
+                        if (v != null) {
+                            out.addComponent(true, v);
+                        }
+                    }
+                    if (failure[0] != null) {
+                        out.release();
+                        reply.completeLine(failure[0]);
+                        return;
+                    }
+                    out.addComponent(
+                            true, PooledByteBufAllocator.DEFAULT.buffer(5).writeBytes(END, 2, 5));
+                    reply.complete(out);
+                });
+            }
+            return;
         }
-        if (v.data == null) {
-          if (i + 1 < chain.length) {
-            services.migrationFallbackReads.increment();
-            fetch(key, withCas, chain, i + 1, affinity, then);
-          } else {
+        if (keys.size() > 1) {
+            pr.request().release();
+            reply.completeLine(
+                    "SERVER_ERROR " + c.word() + " of several keys in moved virtual buckets is not supported");
+            return;
+        }
+        forwardChain(pr, readChain(buckets[0]), 0, reply);
+    }
+
+    /** The client's read at {@code chain[i]}; a miss tries the next backend of the chain. Releases the request. */
+    private void forwardChain(ProxyRequest pr, int[] chain, int i, ReplySink reply) {
+        AvailabilityReplication.forward(pool, chain[i], pr, pr.connectionId(), new AvailabilityReplication.Outcome() {
+            @Override
+            public void reply(ByteBuf bytes) {
+                if (i + 1 < chain.length && isMiss(bytes)) {
+                    if (bytes != null) {
+                        bytes.release();
+                    }
+                    services.migrationFallbackReads.increment();
+                    forwardChain(pr, chain, i + 1, reply);
+                    return;
+                }
+                pr.request().release();
+                AvailabilityReplication.deliver(reply, bytes);
+            }
+
+            @Override
+            public void failed(String line) {
+                pr.request().release();
+                reply.completeLine(line);
+            }
+        });
+    }
+
+    /**
+     * Whether an {@code mg} with these flags may be answered by a shadow: value, client flags, size and remaining TTL
+     * only (a shadow's TTL is the rest of its lease, never longer than the item's, see
+     * {@link RequestHandler#handleAt}); not cas, access times, opaque, key echo, quiet or base64 keys.
+     */
+    private static boolean copyable(List<String> flags) {
+        for (String f : flags) {
+            if (f.isEmpty() || "vfts".indexOf(f.charAt(0)) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A miss: nothing (a quiet meta miss), {@code END} or {@code EN}. */
+    private static boolean isMiss(ByteBuf b) {
+        if (b == null) {
+            return true;
+        }
+        int r = b.readerIndex();
+        int n = b.readableBytes();
+        return n >= 3
+                && b.getByte(r) == 'E'
+                && b.getByte(r + 1) == 'N'
+                && (b.getByte(r + 2) == '\r'
+                        || b.getByte(r + 2) == ' '
+                        || (n >= 5 && b.getByte(r + 2) == 'D' && b.getByte(r + 3) == '\r'));
+    }
+
+    interface Fetched {
+        /** The {@code VALUE} block (null for a miss), or a failure line. */
+        void accept(ByteBuf valueBlock, String failure);
+    }
+
+    /** {@code get}/{@code gets} of one key along {@code chain} with {@code mg}: the first hit, as a VALUE block. */
+    private void fetch(String key, boolean withCas, int[] chain, int i, long affinity, Fetched then) {
+        String line = "mg " + BalancingServices.base64(key) + " b v f" + (withCas ? " c" : "") + "\r\n";
+        ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
+        wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+        int backend = chain[i];
+        long start = System.nanoTime();
+        pool.backend(backend)
+                .send(
+                        new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
+                            @Override
+                            public void onReply(BackendReply r) {
+                                BalancingServices.HomeValue v;
+                                String cas = null;
+                                try {
+                                    v = BalancingServices.parseMetaValue(r.bytes());
+                                    if (withCas && v.data != null) {
+                                        cas = casOf(r.bytes());
+                                    }
+                                } finally {
+                                    r.release();
+                                }
+                                services.balancer.onCompletion(backend, System.nanoTime() - start);
+                                if (v.failed) {
+                                    then.accept(null, "SERVER_ERROR backend error");
+                                    return;
+                                }
+                                if (v.data == null) {
+                                    if (i + 1 < chain.length) {
+                                        services.migrationFallbackReads.increment();
+                                        fetch(key, withCas, chain, i + 1, affinity, then);
+                                    } else {
+                                        services.stats.cmdGet.increment();
+                                        services.stats.getMisses.increment();
+                                        then.accept(null, null);
+                                    }
+                                    return;
+                                }
+                                services.stats.cmdGet.increment();
+                                services.stats.getHits.increment();
+                                String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes()
+                                        + (cas == null ? "" : " " + cas) + "\r\n";
+                                CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
+                                out.addComponent(
+                                        true,
+                                        PooledByteBufAllocator.DEFAULT
+                                                .buffer(head.length())
+                                                .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
+                                out.addComponent(true, v.data);
+                                out.addComponent(
+                                        true,
+                                        PooledByteBufAllocator.DEFAULT
+                                                .buffer(2)
+                                                .writeByte('\r')
+                                                .writeByte('\n'));
+                                then.accept(out, null);
+                            }
+
+                            @Override
+                            public void onFailure(String failure) {
+                                then.accept(null, failure);
+                            }
+                        }),
+                        affinity);
+    }
+
+    /** The {@code c<cas>} token of an {@code mg} reply's first line. */
+    private static String casOf(ByteBuf b) {
+        int start = b.readerIndex();
+        int eol = b.indexOf(start, b.writerIndex(), (byte) '\r');
+        for (String t : b.toString(start, Math.max(0, eol - start), StandardCharsets.ISO_8859_1)
+                .split(" ")) {
+            if (t.startsWith("c") && t.length() > 1) {
+                return t.substring(1);
+            }
+        }
+        return "0";
+    }
+
+    /**
+     * Replication for availability: single-key reads from the first up copy (the next one on a failure), writes to
+     * every copy on the replication thread. Multi-key gets go to the primaries as in the pass-through path.
+     */
+    private void withCopies(ProxyRequest pr, List<String> keys, ReplySink reply) {
+        Command c = pr.request().command();
+        boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
+        if (read) {
+            for (String k : keys) {
+                services.balancer.onRead(k, false);
+            }
+            if (keys.size() == 1) {
+                services.availability.read(pr, services.availability.copiesOf(keys.get(0)), 0, pool, reply);
+            } else {
+                passThrough.handle(pr, reply);
+            }
+            return;
+        }
+        String key = keys.get(0);
+        services.balancer.onWrite(key);
+        services.loop.execute(() -> services.availability.write(pr, key, loop, reply));
+    }
+
+    /** The keys as hashed on the ring: a meta key with the {@code b} flag is decoded first. */
+    private static List<String> keysOf(MemcachedRequest req, ProxyRequest pr) {
+        if (!req.command().isMeta()) {
+            return req.keys();
+        }
+        String key = req.key();
+        if (pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b')) {
+            try {
+                key = new String(Base64.getDecoder().decode(key), StandardCharsets.ISO_8859_1);
+            } catch (IllegalArgumentException e) {
+                return List.of(); // memcached rejects it; the pass-through relays its error
+            }
+        }
+        return List.of(key);
+    }
+
+    private void read(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
+        MemcachedRequest req = pr.request();
+        if (chosen >= 0
+                && keys.size() == 1
+                && req.command() == Command.MG
+                && copyable(pr.resolution().forwardedFlags())) {
+            ReadTarget target = services.balancer.onRead(keys.get(0), chosen);
+            if (target.shadow()) {
+                shadowMetaRead(pr, keys.get(0), target.backend(), reply);
+            } else {
+                passThrough.handle(pr, timed(target.backend(), reply));
+            }
+            return;
+        }
+        if (req.command() != Command.GET || keys.size() != 1) {
+            int home = -1;
+            for (String k : keys) {
+                home = services.balancer.onRead(k, false).backend();
+            }
+            passThrough.handle(pr, keys.size() == 1 ? timed(home, reply) : reply);
+            return;
+        }
+        String key = keys.get(0);
+        ReadTarget target = chosen >= 0 ? services.balancer.onRead(key, chosen) : services.balancer.onRead(key, true);
+        if (!target.shadow()) {
+            passThrough.handle(pr, timed(target.backend(), reply));
+            return;
+        }
+        shadowRead(pr, key, target.backend(), reply);
+    }
+
+    /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
+    private void shadowRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
+        fromShadow(pr, key, shadow, "v f", reply, b -> {
+            BalancingServices.HomeValue v = BalancingServices.parseMetaValue(b);
+            if (v.data == null) {
+                return null;
+            }
             services.stats.cmdGet.increment();
-            services.stats.getMisses.increment();
-            then.accept(null, null);
-          }
-          return;
+            services.stats.getHits.increment();
+            String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes() + "\r\n";
+            CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
+            out.addComponent(
+                    true,
+                    PooledByteBufAllocator.DEFAULT
+                            .buffer(head.length())
+                            .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
+            out.addComponent(true, v.data);
+            out.addComponent(
+                    true, PooledByteBufAllocator.DEFAULT.buffer(END.length).writeBytes(END));
+            return out;
+        });
+    }
+
+    /**
+     * An {@code mg} (flags {@link #copyable}) at a shadow with its own flags; the reply is passed on as it is, because
+     * it carries no key.
+     */
+    private void shadowMetaRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
+        fromShadow(pr, key, shadow, String.join(" ", pr.resolution().forwardedFlags()), reply, b -> {
+            int at = b.readerIndex();
+            boolean hit = b.readableBytes() >= 3
+                    && (b.getByte(at) == 'V' && b.getByte(at + 1) == 'A'
+                            || b.getByte(at) == 'H' && b.getByte(at + 1) == 'D')
+                    && (b.getByte(at + 2) == ' ' || b.getByte(at + 2) == '\r');
+            if (!hit) {
+                return null;
+            }
+            services.stats.cmdMeta.increment();
+            return b.retain();
+        });
+    }
+
+    /**
+     * Reads {@code key} at {@code shadow} with {@code mg <renamed key> b <flags>}; {@code answer} turns the shadow's
+     * reply into the client's (it must not release it), or returns null for a miss. A miss or failure goes home
+     * ({@code lb:shadow_fallbacks}), so replication never turns a hit into a miss.
+     */
+    private void fromShadow(
+            ProxyRequest pr,
+            String key,
+            int shadow,
+            String flags,
+            ReplySink reply,
+            java.util.function.Function<ByteBuf, ByteBuf> answer) {
+        long start = System.nanoTime();
+        String line = "mg " + BalancingServices.shadowKey(key) + " b" + (flags.isEmpty() ? "" : " " + flags) + "\r\n";
+        ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
+        wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+        pool.backend(shadow)
+                .send(
+                        new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
+                            @Override
+                            public void onReply(BackendReply r) {
+                                ByteBuf out;
+                                try {
+                                    out = answer.apply(r.bytes());
+                                } finally {
+                                    r.release();
+                                }
+                                if (out == null) {
+                                    fallback();
+                                    return;
+                                }
+                                services.balancer.onCompletion(shadow, System.nanoTime() - start);
+                                services.shadowReads.increment();
+                                pr.request().release();
+                                reply.complete(out);
+                            }
+
+                            @Override
+                            public void onFailure(String failure) {
+                                fallback();
+                            }
+
+                            private void fallback() {
+                                services.shadowFallbacks.increment();
+                                passThrough.handle(pr, reply);
+                            }
+                        }),
+                        pr.connectionId());
+    }
+
+    private void write(ProxyRequest pr, String key, ReplySink reply) {
+        int stripe = BalancingServices.stripeOf(key);
+        services.inFlightWrites.incrementAndGet(stripe);
+        WriteTicket ticket;
+        synchronized (services.order) {
+            ticket = services.balancer.onWrite(key);
+            if (ticket.shadows().length > 0) {
+                // Versioned; the stripe stays counted until the write is done, so that a copy for a replica set created
+                // after this one's lease ended cannot read the home before this write lands.
+                WriteTicket t = ticket;
+                services.loop.execute(() -> services.versionedWrite(
+                        pr,
+                        key,
+                        t.version(),
+                        t.home(),
+                        t.shadows(),
+                        loop,
+                        reply,
+                        () -> services.inFlightWrites.decrementAndGet(stripe)));
+                return;
+            }
         }
-        services.stats.cmdGet.increment();
-        services.stats.getHits.increment();
-        String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes() + (cas == null ? "" : " " + cas)
-            + "\r\n";
-        CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
-        out.addComponent(true, PooledByteBufAllocator.DEFAULT.buffer(head.length())
-            .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
-        out.addComponent(true, v.data);
-        out.addComponent(true, PooledByteBufAllocator.DEFAULT.buffer(2).writeByte('\r').writeByte('\n'));
-        then.accept(out, null);
-      }
-
-      @Override
-      public void onFailure(String failure) {
-        then.accept(null, failure);
-      }
-    }), affinity);
-  }
-
-  /** The {@code c<cas>} token of an {@code mg} reply's first line. */
-  private static String casOf(ByteBuf b) {
-    int start = b.readerIndex();
-    int eol = b.indexOf(start, b.writerIndex(), (byte) '\r');
-    for (String t : b.toString(start, Math.max(0, eol - start), StandardCharsets.ISO_8859_1).split(" ")) {
-      if (t.startsWith("c") && t.length() > 1) {
-        return t.substring(1);
-      }
+        int home = ticket.home();
+        long start = System.nanoTime();
+        passThrough.handle(pr, ReplySink.after(reply, () -> {
+            services.inFlightWrites.decrementAndGet(stripe);
+            services.balancer.onCompletion(home, System.nanoTime() - start);
+        }));
     }
-    return "0";
-  }
 
-  /**
-   * Replication for availability: single-key reads from the first up copy (the next one on a failure), writes to
-   * every copy on the replication thread. Multi-key gets go to the primaries as in the pass-through path.
-   */
-  private void withCopies(ProxyRequest pr, List<String> keys, ReplySink reply) {
-    Command c = pr.request().command();
-    boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
-    if (read) {
-      for (String k : keys) {
-        services.balancer.onRead(k, false);
-      }
-      if (keys.size() == 1) {
-        services.availability.read(pr, services.availability.copiesOf(keys.get(0)), 0, pool, reply);
-      } else {
-        passThrough.handle(pr, reply);
-      }
-      return;
-    }
-    String key = keys.get(0);
-    services.balancer.onWrite(key);
-    services.loop.execute(() -> services.availability.write(pr, key, loop, reply));
-  }
-
-  /** The keys as hashed on the ring: a meta key with the {@code b} flag is decoded first. */
-  private static List<String> keysOf(MemcachedRequest req, ProxyRequest pr) {
-    if (!req.command().isMeta()) {
-      return req.keys();
-    }
-    String key = req.key();
-    if (pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b')) {
-      try {
-        key = new String(Base64.getDecoder().decode(key), StandardCharsets.ISO_8859_1);
-      } catch (IllegalArgumentException e) {
-        return List.of(); // memcached rejects it; the pass-through relays its error
-      }
-    }
-    return List.of(key);
-  }
-
-  private void read(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
-    MemcachedRequest req = pr.request();
-    if (chosen >= 0 && keys.size() == 1 && req.command() == Command.MG
-        && copyable(pr.resolution().forwardedFlags())) {
-      ReadTarget target = services.balancer.onRead(keys.get(0), chosen);
-      if (target.shadow()) {
-        shadowMetaRead(pr, keys.get(0), target.backend(), reply);
-      } else {
-        passThrough.handle(pr, timed(target.backend(), reply));
-      }
-      return;
-    }
-    if (req.command() != Command.GET || keys.size() != 1) {
-      int home = -1;
-      for (String k : keys) {
-        home = services.balancer.onRead(k, false).backend();
-      }
-      passThrough.handle(pr, keys.size() == 1 ? timed(home, reply) : reply);
-      return;
-    }
-    String key = keys.get(0);
-    ReadTarget target = chosen >= 0 ? services.balancer.onRead(key, chosen) : services.balancer.onRead(key, true);
-    if (!target.shadow()) {
-      passThrough.handle(pr, timed(target.backend(), reply));
-      return;
-    }
-    shadowRead(pr, key, target.backend(), reply);
-  }
-
-  /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
-  private void shadowRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
-    fromShadow(pr, key, shadow, "v f", reply, b -> {
-      BalancingServices.HomeValue v = BalancingServices.parseMetaValue(b);
-      if (v.data == null) {
-        return null;
-      }
-      services.stats.cmdGet.increment();
-      services.stats.getHits.increment();
-      String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes() + "\r\n";
-      CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
-      out.addComponent(true, PooledByteBufAllocator.DEFAULT.buffer(head.length())
-          .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
-      out.addComponent(true, v.data);
-      out.addComponent(true, PooledByteBufAllocator.DEFAULT.buffer(END.length).writeBytes(END));
-      return out;
-    });
-  }
-
-  /**
-   * An {@code mg} (flags {@link #copyable}) at a shadow with its own flags; the reply is passed on as it is, because
-   * it carries no key.
-   */
-  private void shadowMetaRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
-    fromShadow(pr, key, shadow, String.join(" ", pr.resolution().forwardedFlags()), reply, b -> {
-      int at = b.readerIndex();
-      boolean hit = b.readableBytes() >= 3 && (b.getByte(at) == 'V' && b.getByte(at + 1) == 'A'
-          || b.getByte(at) == 'H' && b.getByte(at + 1) == 'D') && (b.getByte(at + 2) == ' '
-          || b.getByte(at + 2) == '\r');
-      if (!hit) {
-        return null;
-      }
-      services.stats.cmdMeta.increment();
-      return b.retain();
-    });
-  }
-
-  /**
-   * Reads {@code key} at {@code shadow} with {@code mg <renamed key> b <flags>}; {@code answer} turns the shadow's
-   * reply into the client's (it must not release it), or returns null for a miss. A miss or failure goes home
-   * ({@code lb:shadow_fallbacks}), so replication never turns a hit into a miss.
-   */
-  private void fromShadow(ProxyRequest pr, String key, int shadow, String flags, ReplySink reply,
-      java.util.function.Function<ByteBuf, ByteBuf> answer) {
-    long start = System.nanoTime();
-    String line = "mg " + BalancingServices.shadowKey(key) + " b" + (flags.isEmpty() ? "" : " " + flags) + "\r\n";
-    ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
-    wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-    pool.backend(shadow).send(new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
-      @Override
-      public void onReply(BackendReply r) {
-        ByteBuf out;
-        try {
-          out = answer.apply(r.bytes());
-        } finally {
-          r.release();
+    /** Records the request's latency at {@code backend} when it completes. */
+    private ReplySink timed(int backend, ReplySink reply) {
+        if (backend < 0) {
+            return reply;
         }
-        if (out == null) {
-          fallback();
-          return;
-        }
-        services.balancer.onCompletion(shadow, System.nanoTime() - start);
-        services.shadowReads.increment();
-        pr.request().release();
-        reply.complete(out);
-      }
-
-      @Override
-      public void onFailure(String failure) {
-        fallback();
-      }
-
-      private void fallback() {
-        services.shadowFallbacks.increment();
-        passThrough.handle(pr, reply);
-      }
-    }), pr.connectionId());
-  }
-
-  private void write(ProxyRequest pr, String key, ReplySink reply) {
-    int stripe = BalancingServices.stripeOf(key);
-    services.inFlightWrites.incrementAndGet(stripe);
-    WriteTicket ticket;
-    synchronized (services.order) {
-      ticket = services.balancer.onWrite(key);
-      if (ticket.shadows().length > 0) {
-        // Versioned; the stripe stays counted until the write is done, so that a copy for a replica set created
-        // after this one's lease ended cannot read the home before this write lands.
-        WriteTicket t = ticket;
-        services.loop.execute(() -> services.versionedWrite(pr, key, t.version(), t.home(), t.shadows(), loop,
-            reply, () -> services.inFlightWrites.decrementAndGet(stripe)));
-        return;
-      }
+        long start = System.nanoTime();
+        return ReplySink.after(reply, () -> services.balancer.onCompletion(backend, System.nanoTime() - start));
     }
-    int home = ticket.home();
-    long start = System.nanoTime();
-    passThrough.handle(pr, ReplySink.after(reply, () -> {
-      services.inFlightWrites.decrementAndGet(stripe);
-      services.balancer.onCompletion(home, System.nanoTime() - start);
-    }));
-  }
-
-  /** Records the request's latency at {@code backend} when it completes. */
-  private ReplySink timed(int backend, ReplySink reply) {
-    if (backend < 0) {
-      return reply;
-    }
-    long start = System.nanoTime();
-    return ReplySink.after(reply, () -> services.balancer.onCompletion(backend, System.nanoTime() - start));
-  }
 }

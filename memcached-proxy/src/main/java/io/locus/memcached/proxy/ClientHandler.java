@@ -41,425 +41,504 @@ import org.slf4j.LoggerFactory;
  * small values reaches the full {@code limits.max_pipeline} after about eighty replies.
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter {
-  private static final Logger LOG = LoggerFactory.getLogger(ClientHandler.class);
-  /**
-   * Before any reply is seen: 16 requests in flight at the default budget. A first burst of gets of 1 MB values then
-   * holds at most 16 MB before the estimate has learnt their size, while a pipelining client of small values starts
-   * with enough requests in flight to fill its backends.
-   */
-  static final long INITIAL_REPLY_ESTIMATE = 256 * 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(ClientHandler.class);
+    /**
+     * Before any reply is seen: 16 requests in flight at the default budget. A first burst of gets of 1 MB values then
+     * holds at most 16 MB before the estimate has learnt their size, while a pipelining client of small values starts
+     * with enough requests in flight to fill its backends.
+     */
+    static final long INITIAL_REPLY_ESTIMATE = 256 * 1024;
 
-  /** What all connections of a server share. */
-  record Shared(java.util.function.Supplier<TenantResolver> resolver, AuthFile auth, ProxyStats stats, String version,
-      int threads, int maxPipeline, long replyBudgetBytes,
-      java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
-      java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools,
-      java.util.function.Supplier<Map<String, String>> extraStats) {
-    /** The default of {@code limits.reply_budget}. */
-    static final long DEFAULT_REPLY_BUDGET = 4L << 20;
+    /** What all connections of a server share. */
+    record Shared(
+            java.util.function.Supplier<TenantResolver> resolver,
+            AuthFile auth,
+            ProxyStats stats,
+            String version,
+            int threads,
+            int maxPipeline,
+            long replyBudgetBytes,
+            java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
+            java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools,
+            java.util.function.Supplier<Map<String, String>> extraStats) {
+        /** The default of {@code limits.reply_budget}. */
+        static final long DEFAULT_REPLY_BUDGET = 4L << 20;
 
-    /** A fixed resolver, the default reply budget and no extra {@code stats} lines. */
-    Shared(TenantResolver resolver, AuthFile auth, ProxyStats stats, String version, int threads, int maxPipeline,
-        java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
-        java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools) {
-      this(() -> resolver, auth, stats, version, threads, maxPipeline, DEFAULT_REPLY_BUDGET, handlers, pools,
-          Map::of);
-    }
-  }
-
-  private static final java.util.concurrent.atomic.AtomicLong CONNECTION_IDS = new java.util.concurrent.atomic.AtomicLong();
-
-  private final Shared shared;
-  private final Session session;
-  private final long connectionId = CONNECTION_IDS.incrementAndGet();
-  private final ArrayDeque<Slot> slots = new ArrayDeque<>();
-  /** Decoded requests not dispatched yet (see the class comment), in arrival order. */
-  private final ArrayDeque<Object> waiting = new ArrayDeque<>();
-  /** Recent largest reply, bytes: a maximum that decays by 1/16 per reply. */
-  private long replyEstimate;
-  private boolean admitting;
-  private ChannelHandlerContext ctx;
-  private RequestHandler handler;
-  private boolean closed;
-  private boolean paused;
-  private boolean inputShutdown;
-
-  ClientHandler(Shared shared, Listener listener) {
-    this.shared = shared;
-    this.session = new Session(listener.tenant(), listener.defaultDeadline());
-    this.replyEstimate = INITIAL_REPLY_ESTIMATE;
-  }
-
-  @Override
-  public void channelActive(ChannelHandlerContext ctx) {
-    this.ctx = ctx;
-    this.handler = shared.handlers().apply(ctx.channel().eventLoop());
-    shared.stats().currConnections.increment();
-    shared.stats().totalConnections.increment();
-    ctx.fireChannelActive();
-  }
-
-  @Override
-  public void channelInactive(ChannelHandlerContext ctx) {
-    closed = true;
-    shared.stats().currConnections.decrement();
-    for (Slot s : slots) {
-      s.discard();
-    }
-    slots.clear();
-    releaseWaiting();
-    ctx.fireChannelInactive();
-  }
-
-  /** The client shut down its output: answer what it sent, then close (as memcached does at EOF). */
-  @Override
-  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-    if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
-      inputShutdown = true;
-      closeIfDrained();
-    }
-    ctx.fireUserEventTriggered(evt);
-  }
-
-  private void closeIfDrained() {
-    if (inputShutdown && slots.isEmpty() && waiting.isEmpty() && !closed) {
-      closed = true;
-      ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-    }
-  }
-
-  @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    LOG.warn("client {}: {}", ctx.channel().remoteAddress(), cause.toString());
-    ctx.close();
-  }
-
-  @Override
-  public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    if (!waiting.isEmpty() || !mayDispatch()) {
-      waiting.add(msg);
-    } else {
-      accept(msg);
-    }
-    updateReading();
-  }
-
-  @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    admitWaiting();
-    updateReading();
-    ctx.fireChannelWritabilityChanged();
-  }
-
-  private boolean mayDispatch() {
-    long allowed = Math.max(1, shared.replyBudgetBytes() / Math.max(1024, replyEstimate));
-    return slots.size() < Math.min(allowed, shared.maxPipeline()) && ctx.channel().isWritable();
-  }
-
-  /** Dispatches waiting requests while allowed; re-entrant calls (a request answered at once) leave it to the loop. */
-  private void admitWaiting() {
-    if (admitting) {
-      return;
-    }
-    admitting = true;
-    try {
-      while (!closed && !waiting.isEmpty() && mayDispatch()) {
-        accept(waiting.poll());
-      }
-    } finally {
-      admitting = false;
-    }
-  }
-
-  /** Reading stops while requests wait, the connection cannot be written, or the pipeline is full. */
-  private void updateReading() {
-    if (closed) {
-      return;
-    }
-    boolean writable = ctx.channel().isWritable();
-    if (!paused && (!waiting.isEmpty() || !writable || slots.size() >= shared.maxPipeline())) {
-      paused = true;
-      ctx.channel().config().setAutoRead(false);
-    } else if (paused && waiting.isEmpty() && writable && slots.size() <= shared.maxPipeline() / 2) {
-      paused = false;
-      ctx.channel().config().setAutoRead(true);
-    }
-  }
-
-  private void releaseWaiting() {
-    for (Object m : waiting) {
-      if (m instanceof MemcachedRequest r) {
-        r.release();
-      }
-    }
-    waiting.clear();
-  }
-
-  private void accept(Object msg) {
-    Slot slot = new Slot();
-    slots.add(slot);
-    if (msg instanceof RequestError e) {
-      shared.stats().clientErrors.increment();
-      slot.close = e.closeConnection();
-      if (e.suppressed()) {
-        slot.completeSilently();
-      } else {
-        slot.completeLine(e.replyLine());
-      }
-    } else {
-      dispatch((MemcachedRequest) msg, slot);
-    }
-  }
-
-  private void dispatch(MemcachedRequest req, Slot slot) {
-    shared.stats().requests.increment();
-    if (shared.auth() != null && session.user() == null && req.command() != Command.QUIT) {
-      authenticate(req, slot);
-      return;
-    }
-    if (req.command().family() == Command.Family.LOCAL) {
-      try {
-        answerLocally(req, slot);
-      } finally {
-        req.release();
-      }
-      return;
-    }
-    Resolution resolution;
-    try {
-      resolution = shared.resolver().get().resolve(session, req.key(), metaFlags(req));
-    } catch (HintException e) {
-      shared.stats().tenantRejects.increment();
-      LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());
-      req.release();
-      slot.completeLine(e.replyLine());
-      return;
-    }
-    if (req.command().isMeta()) {
-      shared.stats().hintsStripped.add(metaFlags(req).size() - resolution.forwardedFlags().size());
-    }
-    handler.handle(new ProxyRequest(req, resolution, System.nanoTime(), connectionId), slot);
-  }
-
-  private static List<String> metaFlags(MemcachedRequest req) {
-    if (!req.command().isMeta()) {
-      return List.of();
-    }
-    int first = req.command() == Command.MS ? 2 : 1;
-    return req.args().size() <= first ? List.of() : req.args().subList(first, req.args().size());
-  }
-
-  /** memcached's text auth: the first command must be {@code set <any> <flags> <exptime> <n>} with "user pass". */
-  private void authenticate(MemcachedRequest req, Slot slot) {
-    try {
-      if (req.command() != Command.SET) {
-        slot.completeLine("CLIENT_ERROR unauthenticated");
-        return;
-      }
-      String[] userPass = req.data().toString(StandardCharsets.UTF_8).trim().split(" ", 2);
-      if (userPass.length == 2 && shared.auth().check(userPass[0], userPass[1])) {
-        session.authenticated(userPass[0]);
-        slot.completeLine("STORED");
-      } else {
-        shared.stats().authFailures.increment();
-        slot.completeLine("CLIENT_ERROR authentication failure");
-      }
-    } finally {
-      req.release();
-    }
-  }
-
-  private void answerLocally(MemcachedRequest req, Slot slot) {
-    switch (req.command()) {
-      case VERSION -> slot.completeLine("VERSION " + shared.version());
-      case VERBOSITY -> {
-        if (req.quiet()) {
-          slot.completeSilently();
-        } else {
-          slot.completeLine("OK");
+        /** A fixed resolver, the default reply budget and no extra {@code stats} lines. */
+        Shared(
+                TenantResolver resolver,
+                AuthFile auth,
+                ProxyStats stats,
+                String version,
+                int threads,
+                int maxPipeline,
+                java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
+                java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools) {
+            this(
+                    () -> resolver,
+                    auth,
+                    stats,
+                    version,
+                    threads,
+                    maxPipeline,
+                    DEFAULT_REPLY_BUDGET,
+                    handlers,
+                    pools,
+                    Map::of);
         }
-      }
-      case MN -> slot.completeLine("MN");
-      case QUIT -> {
-        slot.close = true;
-        slot.completeSilently();
-      }
-      case STATS -> slot.complete(stats(req.args()));
-      case DLCTX -> slot.completeLine(dlctx(req.args()));
-      default -> throw new IllegalStateException("not a local command: " + req.command());
     }
-  }
 
-  private ByteBuf stats(List<String> args) {
-    StringBuilder sb = new StringBuilder();
-    if (args.isEmpty()) {
-      for (Map.Entry<String, String> e : shared.stats().snapshot(shared.version(), shared.threads()).entrySet()) {
-        sb.append("STAT ").append(e.getKey()).append(' ').append(e.getValue()).append("\r\n");
-      }
-      for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
-        sb.append("STAT ").append(e.getKey()).append(' ').append(e.getValue()).append("\r\n");
-      }
-    } else if (args.equals(List.of("backends"))) {
-      BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
-      for (int i = 0; i < pool.size(); i++) {
-        Backend b = pool.backend(i);
-        sb.append("STAT backend:").append(i).append(":addr ").append(b).append("\r\n");
-        sb.append("STAT backend:").append(i).append(":state ").append(b.state()).append("\r\n");
-        sb.append("STAT backend:").append(i).append(":outstanding ").append(b.outstanding()).append("\r\n");
-        schedulerLines(sb, i);
-      }
-    } else if (args.equals(List.of("tenants"))) {
-      StatsGroups.tenants(shared.extraStats().get()).forEach((k, v) -> sb.append("STAT ").append(k).append(' ')
-          .append(v).append("\r\n"));
-    } else if (args.equals(List.of("deadline"))) {
-      if (handler instanceof DeadlineHandler) {
-        StatsGroups.deadline(shared.extraStats().get()).forEach((k, v) -> sb.append("STAT ").append(k).append(' ')
-            .append(v).append("\r\n"));
-        BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
-        for (int i = 0; i < pool.size(); i++) {
-          schedulerLines(sb, i);
-        }
-      } else {
-        sb.append("STAT mode pass_through\r\n");
-      }
-    } else if (args.equals(List.of("lb"))) { // the balancer's lines alone
-      for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
-        if (e.getKey().startsWith("lb:")) {
-          sb.append("STAT ").append(e.getKey()).append(' ').append(e.getValue()).append("\r\n");
-        }
-      }
-    } else {
-      return line("ERROR");
+    private static final java.util.concurrent.atomic.AtomicLong CONNECTION_IDS =
+            new java.util.concurrent.atomic.AtomicLong();
+
+    private final Shared shared;
+    private final Session session;
+    private final long connectionId = CONNECTION_IDS.incrementAndGet();
+    private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    /** Decoded requests not dispatched yet (see the class comment), in arrival order. */
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+    /** Recent largest reply, bytes: a maximum that decays by 1/16 per reply. */
+    private long replyEstimate;
+
+    private boolean admitting;
+    private ChannelHandlerContext ctx;
+    private RequestHandler handler;
+    private boolean closed;
+    private boolean paused;
+    private boolean inputShutdown;
+
+    ClientHandler(Shared shared, Listener listener) {
+        this.shared = shared;
+        this.session = new Session(listener.tenant(), listener.defaultDeadline());
+        this.replyEstimate = INITIAL_REPLY_ESTIMATE;
     }
-    sb.append("END\r\n");
-    return ctx.alloc().buffer(sb.length()).writeBytes(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
-  }
 
-  /** This I/O thread's scheduler of backend {@code i}, if the deadline path runs. */
-  private void schedulerLines(StringBuilder sb, int i) {
-    if (handler instanceof DeadlineHandler dh) {
-      io.locus.memcached.schedule.DeadlineScheduler<?> s = dh.scheduler(i);
-      sb.append("STAT backend:").append(i).append(":queue ").append(s.queueLength()).append("\r\n");
-      sb.append("STAT backend:").append(i).append(":inflight ").append(s.inflight()).append("\r\n");
-      sb.append("STAT backend:").append(i).append(":service_mean_us ")
-          .append((long) s.admission().model().meanNanos() / 1000).append("\r\n");
-      sb.append("STAT backend:").append(i).append(":service_quantile_us ")
-          .append(s.admission().model().quantileNanos() / 1000).append("\r\n");
-      sb.append("STAT backend:").append(i).append(":kappa ")
-          .append(String.format(java.util.Locale.ROOT, "%.3f", s.admission().kappa())).append("\r\n");
-      sb.append("STAT backend:").append(i).append(":deadlines_met ").append(s.admission().totalMet())
-          .append("\r\n");
-      sb.append("STAT backend:").append(i).append(":deadlines_missed ").append(s.admission().totalMissed())
-          .append("\r\n");
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.handler = shared.handlers().apply(ctx.channel().eventLoop());
+        shared.stats().currConnections.increment();
+        shared.stats().totalConnections.increment();
+        ctx.fireChannelActive();
     }
-  }
 
-  /** {@code dlctx [tenant=<id>] [deadline=<L syntax>] [reset]}: per-connection defaults, never forwarded. */
-  private String dlctx(List<String> args) {
-    String tenant = session.contextTenant();
-    Deadline deadline = session.contextDeadline();
-    for (String a : args) {
-      if (a.equals("reset")) {
-        tenant = null;
-        deadline = null;
-      } else if (a.startsWith("tenant=") && TenantSpec.isValidId(a.substring(7))) {
-        tenant = a.substring(7);
-        if (session.user() != null) {
-          try {
-            shared.resolver().get().checkAllowed(session.user(), tenant);
-          } catch (HintException e) {
-            return e.replyLine();
-          }
-        }
-      } else if (a.startsWith("deadline=")) {
-        try {
-          deadline = Deadline.parse(a.substring(9));
-        } catch (IllegalArgumentException e) {
-          return Deadline.BAD_TOKEN;
-        }
-      } else {
-        return "CLIENT_ERROR bad command line format";
-      }
-    }
-    session.context(tenant, deadline);
-    return "OK";
-  }
-
-  private ByteBuf line(String line) {
-    ByteBuf b = ctx.alloc().buffer(line.length() + 2);
-    b.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-    return b.writeByte('\r').writeByte('\n');
-  }
-
-  /** Writes the completed prefix of the reply queue. */
-  private void drain() {
-    boolean wrote = false;
-    while (!slots.isEmpty() && slots.peek().done) {
-      Slot s = slots.poll();
-      if (s.bytes != null) {
-        ctx.write(s.bytes, ctx.voidPromise());
-        s.bytes = null;
-        wrote = true;
-      }
-      if (s.close) {
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
-        ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        for (Slot rest : slots) {
-          rest.discard();
+        shared.stats().currConnections.decrement();
+        for (Slot s : slots) {
+            s.discard();
         }
         slots.clear();
         releaseWaiting();
-        return;
-      }
+        ctx.fireChannelInactive();
     }
-    if (wrote) {
-      ctx.flush();
-    }
-    admitWaiting();
-    updateReading();
-    closeIfDrained();
-  }
 
-  /** One request's place in the reply order. */
-  private final class Slot implements ReplySink {
-    ByteBuf bytes;
-    boolean done;
-    boolean close;
-
+    /** The client shut down its output: answer what it sent, then close (as memcached does at EOF). */
     @Override
-    public void complete(ByteBuf reply) {
-      if (done || closed) {
-        if (reply != null) {
-          reply.release();
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
+            inputShutdown = true;
+            closeIfDrained();
         }
-        return;
-      }
-      bytes = reply;
-      done = true;
-      int size = reply == null ? 0 : reply.readableBytes();
-      replyEstimate = Math.max(size, replyEstimate - (replyEstimate >> 4));
-      drain();
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    private void closeIfDrained() {
+        if (inputShutdown && slots.isEmpty() && waiting.isEmpty() && !closed) {
+            closed = true;
+            ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
     }
 
     @Override
-    public void completeLine(String l) {
-      if (done || closed) {
-        return;
-      }
-      complete(line(l));
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.warn("client {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
     }
 
     @Override
-    public void completeSilently() {
-      complete(null);
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!waiting.isEmpty() || !mayDispatch()) {
+            waiting.add(msg);
+        } else {
+            accept(msg);
+        }
+        updateReading();
     }
 
-    void discard() {
-      done = true;
-      if (bytes != null) {
-        bytes.release();
-        bytes = null;
-      }
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        admitWaiting();
+        updateReading();
+        ctx.fireChannelWritabilityChanged();
     }
-  }
+
+    private boolean mayDispatch() {
+        long allowed = Math.max(1, shared.replyBudgetBytes() / Math.max(1024, replyEstimate));
+        return slots.size() < Math.min(allowed, shared.maxPipeline())
+                && ctx.channel().isWritable();
+    }
+
+    /** Dispatches waiting requests while allowed; re-entrant calls (a request answered at once) leave it to the loop. */
+    private void admitWaiting() {
+        if (admitting) {
+            return;
+        }
+        admitting = true;
+        try {
+            while (!closed && !waiting.isEmpty() && mayDispatch()) {
+                accept(waiting.poll());
+            }
+        } finally {
+            admitting = false;
+        }
+    }
+
+    /** Reading stops while requests wait, the connection cannot be written, or the pipeline is full. */
+    private void updateReading() {
+        if (closed) {
+            return;
+        }
+        boolean writable = ctx.channel().isWritable();
+        if (!paused && (!waiting.isEmpty() || !writable || slots.size() >= shared.maxPipeline())) {
+            paused = true;
+            ctx.channel().config().setAutoRead(false);
+        } else if (paused && waiting.isEmpty() && writable && slots.size() <= shared.maxPipeline() / 2) {
+            paused = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    private void releaseWaiting() {
+        for (Object m : waiting) {
+            if (m instanceof MemcachedRequest r) {
+                r.release();
+            }
+        }
+        waiting.clear();
+    }
+
+    private void accept(Object msg) {
+        Slot slot = new Slot();
+        slots.add(slot);
+        if (msg instanceof RequestError e) {
+            shared.stats().clientErrors.increment();
+            slot.close = e.closeConnection();
+            if (e.suppressed()) {
+                slot.completeSilently();
+            } else {
+                slot.completeLine(e.replyLine());
+            }
+        } else {
+            dispatch((MemcachedRequest) msg, slot);
+        }
+    }
+
+    private void dispatch(MemcachedRequest req, Slot slot) {
+        shared.stats().requests.increment();
+        if (shared.auth() != null && session.user() == null && req.command() != Command.QUIT) {
+            authenticate(req, slot);
+            return;
+        }
+        if (req.command().family() == Command.Family.LOCAL) {
+            try {
+                answerLocally(req, slot);
+            } finally {
+                req.release();
+            }
+            return;
+        }
+        Resolution resolution;
+        try {
+            resolution = shared.resolver().get().resolve(session, req.key(), metaFlags(req));
+        } catch (HintException e) {
+            shared.stats().tenantRejects.increment();
+            LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());
+            req.release();
+            slot.completeLine(e.replyLine());
+            return;
+        }
+        if (req.command().isMeta()) {
+            shared.stats()
+                    .hintsStripped
+                    .add(metaFlags(req).size() - resolution.forwardedFlags().size());
+        }
+        handler.handle(new ProxyRequest(req, resolution, System.nanoTime(), connectionId), slot);
+    }
+
+    private static List<String> metaFlags(MemcachedRequest req) {
+        if (!req.command().isMeta()) {
+            return List.of();
+        }
+        int first = req.command() == Command.MS ? 2 : 1;
+        return req.args().size() <= first
+                ? List.of()
+                : req.args().subList(first, req.args().size());
+    }
+
+    /** memcached's text auth: the first command must be {@code set <any> <flags> <exptime> <n>} with "user pass". */
+    private void authenticate(MemcachedRequest req, Slot slot) {
+        try {
+            if (req.command() != Command.SET) {
+                slot.completeLine("CLIENT_ERROR unauthenticated");
+                return;
+            }
+            String[] userPass =
+                    req.data().toString(StandardCharsets.UTF_8).trim().split(" ", 2);
+            if (userPass.length == 2 && shared.auth().check(userPass[0], userPass[1])) {
+                session.authenticated(userPass[0]);
+                slot.completeLine("STORED");
+            } else {
+                shared.stats().authFailures.increment();
+                slot.completeLine("CLIENT_ERROR authentication failure");
+            }
+        } finally {
+            req.release();
+        }
+    }
+
+    private void answerLocally(MemcachedRequest req, Slot slot) {
+        switch (req.command()) {
+            case VERSION -> slot.completeLine("VERSION " + shared.version());
+            case VERBOSITY -> {
+                if (req.quiet()) {
+                    slot.completeSilently();
+                } else {
+                    slot.completeLine("OK");
+                }
+            }
+            case MN -> slot.completeLine("MN");
+            case QUIT -> {
+                slot.close = true;
+                slot.completeSilently();
+            }
+            case STATS -> slot.complete(stats(req.args()));
+            case DLCTX -> slot.completeLine(dlctx(req.args()));
+            default -> throw new IllegalStateException("not a local command: " + req.command());
+        }
+    }
+
+    private ByteBuf stats(List<String> args) {
+        StringBuilder sb = new StringBuilder();
+        if (args.isEmpty()) {
+            for (Map.Entry<String, String> e :
+                    shared.stats().snapshot(shared.version(), shared.threads()).entrySet()) {
+                sb.append("STAT ")
+                        .append(e.getKey())
+                        .append(' ')
+                        .append(e.getValue())
+                        .append("\r\n");
+            }
+            for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
+                sb.append("STAT ")
+                        .append(e.getKey())
+                        .append(' ')
+                        .append(e.getValue())
+                        .append("\r\n");
+            }
+        } else if (args.equals(List.of("backends"))) {
+            BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
+            for (int i = 0; i < pool.size(); i++) {
+                Backend b = pool.backend(i);
+                sb.append("STAT backend:").append(i).append(":addr ").append(b).append("\r\n");
+                sb.append("STAT backend:")
+                        .append(i)
+                        .append(":state ")
+                        .append(b.state())
+                        .append("\r\n");
+                sb.append("STAT backend:")
+                        .append(i)
+                        .append(":outstanding ")
+                        .append(b.outstanding())
+                        .append("\r\n");
+                schedulerLines(sb, i);
+            }
+        } else if (args.equals(List.of("tenants"))) {
+            StatsGroups.tenants(shared.extraStats().get())
+                    .forEach((k, v) ->
+                            sb.append("STAT ").append(k).append(' ').append(v).append("\r\n"));
+        } else if (args.equals(List.of("deadline"))) {
+            if (handler instanceof DeadlineHandler) {
+                StatsGroups.deadline(shared.extraStats().get())
+                        .forEach((k, v) -> sb.append("STAT ")
+                                .append(k)
+                                .append(' ')
+                                .append(v)
+                                .append("\r\n"));
+                BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
+                for (int i = 0; i < pool.size(); i++) {
+                    schedulerLines(sb, i);
+                }
+            } else {
+                sb.append("STAT mode pass_through\r\n");
+            }
+        } else if (args.equals(List.of("lb"))) { // the balancer's lines alone
+            for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
+                if (e.getKey().startsWith("lb:")) {
+                    sb.append("STAT ")
+                            .append(e.getKey())
+                            .append(' ')
+                            .append(e.getValue())
+                            .append("\r\n");
+                }
+            }
+        } else {
+            return line("ERROR");
+        }
+        sb.append("END\r\n");
+        return ctx.alloc().buffer(sb.length()).writeBytes(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** This I/O thread's scheduler of backend {@code i}, if the deadline path runs. */
+    private void schedulerLines(StringBuilder sb, int i) {
+        if (handler instanceof DeadlineHandler dh) {
+            io.locus.memcached.schedule.DeadlineScheduler<?> s = dh.scheduler(i);
+            sb.append("STAT backend:")
+                    .append(i)
+                    .append(":queue ")
+                    .append(s.queueLength())
+                    .append("\r\n");
+            sb.append("STAT backend:")
+                    .append(i)
+                    .append(":inflight ")
+                    .append(s.inflight())
+                    .append("\r\n");
+            sb.append("STAT backend:")
+                    .append(i)
+                    .append(":service_mean_us ")
+                    .append((long) s.admission().model().meanNanos() / 1000)
+                    .append("\r\n");
+            sb.append("STAT backend:")
+                    .append(i)
+                    .append(":service_quantile_us ")
+                    .append(s.admission().model().quantileNanos() / 1000)
+                    .append("\r\n");
+            sb.append("STAT backend:")
+                    .append(i)
+                    .append(":kappa ")
+                    .append(String.format(
+                            java.util.Locale.ROOT, "%.3f", s.admission().kappa()))
+                    .append("\r\n");
+            sb.append("STAT backend:")
+                    .append(i)
+                    .append(":deadlines_met ")
+                    .append(s.admission().totalMet())
+                    .append("\r\n");
+            sb.append("STAT backend:")
+                    .append(i)
+                    .append(":deadlines_missed ")
+                    .append(s.admission().totalMissed())
+                    .append("\r\n");
+        }
+    }
+
+    /** {@code dlctx [tenant=<id>] [deadline=<L syntax>] [reset]}: per-connection defaults, never forwarded. */
+    private String dlctx(List<String> args) {
+        String tenant = session.contextTenant();
+        Deadline deadline = session.contextDeadline();
+        for (String a : args) {
+            if (a.equals("reset")) {
+                tenant = null;
+                deadline = null;
+            } else if (a.startsWith("tenant=") && TenantSpec.isValidId(a.substring(7))) {
+                tenant = a.substring(7);
+                if (session.user() != null) {
+                    try {
+                        shared.resolver().get().checkAllowed(session.user(), tenant);
+                    } catch (HintException e) {
+                        return e.replyLine();
+                    }
+                }
+            } else if (a.startsWith("deadline=")) {
+                try {
+                    deadline = Deadline.parse(a.substring(9));
+                } catch (IllegalArgumentException e) {
+                    return Deadline.BAD_TOKEN;
+                }
+            } else {
+                return "CLIENT_ERROR bad command line format";
+            }
+        }
+        session.context(tenant, deadline);
+        return "OK";
+    }
+
+    private ByteBuf line(String line) {
+        ByteBuf b = ctx.alloc().buffer(line.length() + 2);
+        b.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+        return b.writeByte('\r').writeByte('\n');
+    }
+
+    /** Writes the completed prefix of the reply queue. */
+    private void drain() {
+        boolean wrote = false;
+        while (!slots.isEmpty() && slots.peek().done) {
+            Slot s = slots.poll();
+            if (s.bytes != null) {
+                ctx.write(s.bytes, ctx.voidPromise());
+                s.bytes = null;
+                wrote = true;
+            }
+            if (s.close) {
+                closed = true;
+                ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                for (Slot rest : slots) {
+                    rest.discard();
+                }
+                slots.clear();
+                releaseWaiting();
+                return;
+            }
+        }
+        if (wrote) {
+            ctx.flush();
+        }
+        admitWaiting();
+        updateReading();
+        closeIfDrained();
+    }
+
+    /** One request's place in the reply order. */
+    private final class Slot implements ReplySink {
+        ByteBuf bytes;
+        boolean done;
+        boolean close;
+
+        @Override
+        public void complete(ByteBuf reply) {
+            if (done || closed) {
+                if (reply != null) {
+                    reply.release();
+                }
+                return;
+            }
+            bytes = reply;
+            done = true;
+            int size = reply == null ? 0 : reply.readableBytes();
+            replyEstimate = Math.max(size, replyEstimate - (replyEstimate >> 4));
+            drain();
+        }
+
+        @Override
+        public void completeLine(String l) {
+            if (done || closed) {
+                return;
+            }
+            complete(line(l));
+        }
+
+        @Override
+        public void completeSilently() {
+            complete(null);
+        }
+
+        void discard() {
+            done = true;
+            if (bytes != null) {
+                bytes.release();
+                bytes = null;
+            }
+        }
+    }
 }

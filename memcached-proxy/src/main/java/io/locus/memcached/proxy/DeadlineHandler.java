@@ -4,8 +4,8 @@ import io.locus.memcached.cache.CachedItem;
 import io.locus.memcached.cache.DeadlineCache;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
-import io.locus.memcached.schedule.Decision;
 import io.locus.memcached.schedule.DeadlineScheduler;
+import io.locus.memcached.schedule.Decision;
 import io.locus.memcached.schedule.RejectReason;
 import io.locus.memcached.schedule.ReplicaChoice;
 import io.locus.memcached.schedule.Ticket;
@@ -44,769 +44,823 @@ import java.util.function.Consumer;
  * <p>Confined to its event loop (the schedulers' owner thread, spec §4.6).
  */
 final class DeadlineHandler implements RequestHandler {
-  private static final List<String> FILL_FLAGS = List.of("v", "f", "t");
-  private static final byte[] CRLF = {'\r', '\n'};
+    private static final List<String> FILL_FLAGS = List.of("v", "f", "t");
+    private static final byte[] CRLF = {'\r', '\n'};
 
-  private final RequestHandler backends;
-  private final DeadlineServices services;
-  private final LocalCache cache;
-  private final ProxyStats stats;
-  private final List<DeadlineScheduler<Pending>> schedulers = new ArrayList<>();
-  private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
-  /** Per client connection: per backend, the last absolute deadline of any ticket [2b] and of a write [2b+1]. */
-  private final Map<Long, long[]> lastDeadlines = new java.util.HashMap<>();
-  private int sweepAt = 4096;
-  private final java.util.SplittableRandom random = new java.util.SplittableRandom();
+    private final RequestHandler backends;
+    private final DeadlineServices services;
+    private final LocalCache cache;
+    private final ProxyStats stats;
+    private final List<DeadlineScheduler<Pending>> schedulers = new ArrayList<>();
+    private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+    /** Per client connection: per backend, the last absolute deadline of any ticket [2b] and of a write [2b+1]. */
+    private final Map<Long, long[]> lastDeadlines = new java.util.HashMap<>();
 
-  DeadlineHandler(RequestHandler backends, DeadlineServices services) {
-    this.backends = backends;
-    this.services = services;
-    this.cache = services.cache();
-    this.stats = services.stats();
-    TicketListener<Pending> listener = new TicketListener<>() {
-      @Override
-      public void dispatch(Ticket<Pending> ticket) {
-        ticket.payload().dispatch(ticket);
-      }
+    private int sweepAt = 4096;
+    private final java.util.SplittableRandom random = new java.util.SplittableRandom();
 
-      @Override
-      public void expired(Ticket<Pending> ticket) {
-        ticket.payload().expired();
-      }
-    };
-    for (int i = 0; i < services.ring().servers().size(); i++) {
-      schedulers.add(new DeadlineScheduler<>(services.schedulerConfig(), services.levels(), System::nanoTime,
-          listener));
-    }
-  }
+    DeadlineHandler(RequestHandler backends, DeadlineServices services) {
+        this.backends = backends;
+        this.services = services;
+        this.cache = services.cache();
+        this.stats = services.stats();
+        TicketListener<Pending> listener = new TicketListener<>() {
+            @Override
+            public void dispatch(Ticket<Pending> ticket) {
+                ticket.payload().dispatch(ticket);
+            }
 
-  /** The scheduler of backend {@code index}, for tests and {@code stats}; owner thread only. */
-  DeadlineScheduler<?> scheduler(int index) {
-    return schedulers.get(index);
-  }
-
-  /** Per client connection with tickets waiting in a queue: their count, and requests that must wait for them. */
-  private static final class Connection {
-    int queued;
-    final java.util.ArrayDeque<Runnable> deferred = new java.util.ArrayDeque<>();
-    final java.util.ArrayDeque<Boolean> deferredBypass = new java.util.ArrayDeque<>();
-  }
-
-  private final Map<Long, Connection> connections = new java.util.HashMap<>();
-
-  /**
-   * A request that does not go through a scheduler ({@code flush_all}, a multi-get over several backends without the
-   * cache, a base64 meta key) would overtake its connection's queued requests; it waits until they are dispatched,
-   * and the connection's later requests wait behind it, so one connection's requests reach a backend in order.
-   */
-  @Override
-  public void handle(ProxyRequest pr, ReplySink clientSink) {
-    Connection c = connections.get(pr.connectionId());
-    boolean bypass = bypassesSchedulers(pr);
-    if (c != null && (!c.deferred.isEmpty() || (bypass && c.queued > 0))) {
-      c.deferred.add(() -> process(pr, clientSink));
-      c.deferredBypass.add(bypass);
-      return;
-    }
-    process(pr, clientSink);
-  }
-
-  private boolean bypassesSchedulers(ProxyRequest pr) {
-    MemcachedRequest req = pr.request();
-    return switch (req.command().family()) {
-      case BROADCAST -> true;
-      case RETRIEVAL -> !(req.command() == Command.GET && cache != null) && backendOfAll(req.keys()) < 0;
-      case META -> pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b');
-      default -> false;
-    };
-  }
-
-  private void queuedOn(long connectionId) {
-    connections.computeIfAbsent(connectionId, id -> new Connection()).queued++;
-  }
-
-  /** One of the connection's tickets left the queue: run what waited for the queue to empty, in order. */
-  private void dequeuedOn(long connectionId) {
-    Connection c = connections.get(connectionId);
-    c.queued--;
-    while (!c.deferred.isEmpty() && !(c.deferredBypass.peek() && c.queued > 0)) {
-      c.deferredBypass.poll();
-      c.deferred.poll().run();
-    }
-    if (c.queued == 0 && c.deferred.isEmpty()) {
-      connections.remove(connectionId);
-    }
-  }
-
-  private void process(ProxyRequest pr, ReplySink clientSink) {
-    MemcachedRequest req = pr.request();
-    TenantMetrics.Counters counters = services.metrics().of(pr.resolution().tenant());
-    MeteredSink sink = new MeteredSink(clientSink, counters, pr, hardDeadlineNanos(pr));
-    Command cmd = req.command();
-    switch (cmd.family()) {
-      case RETRIEVAL -> {
-        if (cmd == Command.GET && cache != null) {
-          classicGet(pr, sink);
-          return;
+            @Override
+            public void expired(Ticket<Pending> ticket) {
+                ticket.payload().expired();
+            }
+        };
+        for (int i = 0; i < services.ring().servers().size(); i++) {
+            schedulers.add(
+                    new DeadlineScheduler<>(services.schedulerConfig(), services.levels(), System::nanoTime, listener));
         }
-        List<byte[]> keys = new ArrayList<>();
-        if (cmd == Command.GAT || cmd == Command.GATS) {
-          req.keys().forEach(k -> keys.add(LocalCache.bytes(k)));
-        }
-        if (cmd == Command.GET && req.keys().size() == 1) {
-          int[] copies = backends.readCopies(req.keys().get(0));
-          if (copies != null) {
-            forward(pr, sink, TicketRequest.Kind.READ, readBackend(pr, copies), keys, true);
+    }
+
+    /** The scheduler of backend {@code index}, for tests and {@code stats}; owner thread only. */
+    DeadlineScheduler<?> scheduler(int index) {
+        return schedulers.get(index);
+    }
+
+    /** Per client connection with tickets waiting in a queue: their count, and requests that must wait for them. */
+    private static final class Connection {
+        int queued;
+        final java.util.ArrayDeque<Runnable> deferred = new java.util.ArrayDeque<>();
+        final java.util.ArrayDeque<Boolean> deferredBypass = new java.util.ArrayDeque<>();
+    }
+
+    private final Map<Long, Connection> connections = new java.util.HashMap<>();
+
+    /**
+     * A request that does not go through a scheduler ({@code flush_all}, a multi-get over several backends without the
+     * cache, a base64 meta key) would overtake its connection's queued requests; it waits until they are dispatched,
+     * and the connection's later requests wait behind it, so one connection's requests reach a backend in order.
+     */
+    @Override
+    public void handle(ProxyRequest pr, ReplySink clientSink) {
+        Connection c = connections.get(pr.connectionId());
+        boolean bypass = bypassesSchedulers(pr);
+        if (c != null && (!c.deferred.isEmpty() || (bypass && c.queued > 0))) {
+            c.deferred.add(() -> process(pr, clientSink));
+            c.deferredBypass.add(bypass);
             return;
-          }
         }
-        forward(pr, sink, TicketRequest.Kind.READ, backendOfAll(req.keys()), keys);
-      }
-      case META -> {
-        List<String> flags = pr.resolution().forwardedFlags();
-        boolean base64 = flags.stream().anyMatch(f -> f.charAt(0) == 'b');
-        MetaGetFlags mg = cmd == Command.MG && cache != null && !base64 ? MetaGetFlags.parse(flags) : null;
-        if (mg != null) {
-          metaGet(pr, sink, mg);
-          return;
+        process(pr, clientSink);
+    }
+
+    private boolean bypassesSchedulers(ProxyRequest pr) {
+        MemcachedRequest req = pr.request();
+        return switch (req.command().family()) {
+            case BROADCAST -> true;
+            case RETRIEVAL -> !(req.command() == Command.GET && cache != null) && backendOfAll(req.keys()) < 0;
+            case META -> pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b');
+            default -> false;
+        };
+    }
+
+    private void queuedOn(long connectionId) {
+        connections.computeIfAbsent(connectionId, id -> new Connection()).queued++;
+    }
+
+    /** One of the connection's tickets left the queue: run what waited for the queue to empty, in order. */
+    private void dequeuedOn(long connectionId) {
+        Connection c = connections.get(connectionId);
+        c.queued--;
+        while (!c.deferred.isEmpty() && !(c.deferredBypass.peek() && c.queued > 0)) {
+            c.deferredBypass.poll();
+            c.deferred.poll().run();
         }
-        int backend = base64 ? -1 : ownerOf(req.key());
-        boolean writes = cmd == Command.MS || cmd == Command.MD || cmd == Command.MA
-            || (cmd == Command.MG && flags.stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0));
-        List<byte[]> keys = writes ? List.of(cacheKey(req.key(), base64)) : List.of();
-        forward(pr, sink, writes ? TicketRequest.Kind.WRITE : TicketRequest.Kind.READ, backend, keys);
-      }
-      case STORAGE, KEYED -> forward(pr, sink, TicketRequest.Kind.WRITE, ownerOf(req.key()),
-          List.of(LocalCache.bytes(req.key())));
-      case BROADCAST -> {
-        if (cache != null) {
-          cache.clear();
+        if (c.queued == 0 && c.deferred.isEmpty()) {
+            connections.remove(connectionId);
         }
-        backends.handle(pr, cache == null ? sink : ReplySink.after(sink, cache::clear));
-      }
-      default -> backends.handle(pr, sink);
     }
-  }
 
-  private static byte[] cacheKey(String key, boolean base64) {
-    if (base64) {
-      try {
-        return Base64.getDecoder().decode(key);
-      } catch (IllegalArgumentException e) {
-        return LocalCache.bytes(key); // memcached refuses it; nothing to invalidate
-      }
-    }
-    return LocalCache.bytes(key);
-  }
-
-  /**
-   * The backend a request for {@code key} goes to first: its virtual bucket's owner when the handler below places
-   * keys (balancing, Phase 3 moves), else the ring's. Schedule there, or the scheduler would model the wrong queue.
-   */
-  private int ownerOf(String key) {
-    int[] copies = backends.readCopies(key);
-    return copies != null ? copies[0] : services.ring().serverFor(key);
-  }
-
-  /**
-   * The backend for a single-key read given the backends that hold a readable copy ({@code copies}, the owner first):
-   * of two picked at random, the one whose scheduler predicts the earlier admitted finish (MicroFuge's replica choice
-   * [MF L430-L434], spec §1.6, §4.6; {@link ReplicaChoice}), or the owner if neither admits. Why random two and not
-   * all: the paper's power of two choices, which keeps the schedulers' model error from herding reads onto one copy.
-   * Only while none of the connection's requests waits in a scheduler queue: a queued write of the same connection
-   * has not begun yet, so no copy knows it is stale, and the read must follow it to the owner (per-connection order).
-   */
-  private int readBackend(ProxyRequest pr, int[] copies) {
-    Connection waiting = connections.get(pr.connectionId());
-    if (copies.length == 1 || !services.scheduling() || (waiting != null && waiting.queued > 0)) {
-      return copies[0];
-    }
-    List<Integer> all = new ArrayList<>(copies.length);
-    for (int c : copies) {
-      all.add(c);
-    }
-    List<Integer> two = ReplicaChoice.pickTwo(all, random);
-    List<DeadlineScheduler<Pending>> candidates = new ArrayList<>(two.size());
-    for (int b : two) {
-      candidates.add(schedulers.get(b));
-    }
-    Deadline d = pr.resolution().deadline();
-    TicketRequest tr = new TicketRequest(pr.resolution().tenant(), TicketRequest.Kind.READ, !d.bestEffort(),
-        pr.arrivalNanos(), d.microsOr(services.nominalMicros()) * 1000);
-    ReplicaChoice.Choice<Pending> choice = ReplicaChoice.choose(candidates, tr);
-    return choice.index() >= 0 ? two.get(choice.index()) : copies[0];
-  }
-
-  /** The backend owning all of {@code keys}, or -1 if they span several. */
-  private int backendOfAll(List<String> keys) {
-    int backend = -1;
-    for (String k : keys) {
-      int b = ownerOf(k);
-      if (backend >= 0 && b != backend) {
-        return -1;
-      }
-      backend = b;
-    }
-    return backend;
-  }
-
-  /**
-   * The relative hard deadline in ns that {@code deadlines_met/missed} judge the request by, or -1 if it is not a hard
-   * read. Writes (storage and keyed commands, {@code ms md ma}, {@code mg} with T, N or E) are scheduled best-effort
-   * whatever their rule says ({@link TicketRequest}, [MF L496]) and are never refused, so until 22 Nov 2026 counting
-   * them against a read deadline mixed best-effort writes into the hard-read figure that admission is about (under
-   * overload a tenant's sets, queued behind admitted reads, were most of its "missed").
-   */
-  private long hardDeadlineNanos(ProxyRequest pr) {
-    Deadline d = pr.resolution().deadline();
-    if (d.bestEffort()) {
-      return -1;
-    }
-    Command cmd = pr.request().command();
-    boolean write = switch (cmd.family()) {
-      case RETRIEVAL -> false;
-      case META -> cmd != Command.MG || pr.resolution().forwardedFlags().stream()
-          .anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0);
-      default -> true;
-    };
-    return write ? -1 : d.micros() * 1000;
-  }
-
-  /**
-   * The ticket for a request to {@code backend}. EDF may reorder requests of different connections, never those of
-   * one connection to one backend (memcached's per-connection order: a read pipelined behind a write sees it): a read
-   * gets at least the absolute deadline of the connection's last write there, a write at least that of the
-   * connection's last request there, while one of the connection's requests is still queued. Admission then judges such a read against the raised deadline; its met/missed
-   * count uses the client's own.
-   */
-  private TicketRequest ticketRequest(ProxyRequest pr, TicketRequest.Kind kind, int backend) {
-    Deadline d = pr.resolution().deadline();
-    long nanos = d.microsOr(services.nominalMicros()) * 1000;
-    long at = pr.arrivalNanos() + nanos;
-    long[] last = lastDeadlines.computeIfAbsent(pr.connectionId(), id -> {
-      long[] a = new long[2 * schedulers.size()];
-      java.util.Arrays.fill(a, NONE);
-      return a;
-    });
-    long floor = kind == TicketRequest.Kind.WRITE ? last[2 * backend] : last[2 * backend + 1];
-    // Only a request of this connection still waiting in a scheduler queue can be overtaken; with none waiting, every
-    // earlier request is already on its backend connection, ahead of this one. Raising the deadline anyway made a
-    // best-effort write (nominal 1 s) lift every later read of its connection to 1 s for a second, so admission
-    // judged those reads against the wrong deadline and let through reads that could not make their own.
-    Connection waiting = connections.get(pr.connectionId());
-    if (floor != NONE && floor - at > 0 && waiting != null && waiting.queued > 0) {
-      at = floor;
-      nanos = at - pr.arrivalNanos();
-    }
-    last[2 * backend] = later(last[2 * backend], at);
-    if (kind == TicketRequest.Kind.WRITE) {
-      last[2 * backend + 1] = later(last[2 * backend + 1], at);
-    }
-    if (lastDeadlines.size() > sweepAt) {
-      forgetPastDeadlines();
-      sweepAt = Math.max(4096, 2 * lastDeadlines.size()); // amortized: a sweep per doubling, not per request
-    }
-    return new TicketRequest(pr.resolution().tenant(), kind, !d.bestEffort(), pr.arrivalNanos(), nanos);
-  }
-
-  private static final long NONE = Long.MIN_VALUE;
-
-  private static long later(long a, long b) {
-    return a == NONE || b - a > 0 ? b : a;
-  }
-
-  /** Drops connections whose last deadlines have all passed: they can no longer raise a new ticket's. */
-  private void forgetPastDeadlines() {
-    long now = System.nanoTime();
-    lastDeadlines.values().removeIf(last -> {
-      for (long at : last) {
-        if (at != NONE && at - now > 0) {
-          return false;
+    private void process(ProxyRequest pr, ReplySink clientSink) {
+        MemcachedRequest req = pr.request();
+        TenantMetrics.Counters counters = services.metrics().of(pr.resolution().tenant());
+        MeteredSink sink = new MeteredSink(clientSink, counters, pr, hardDeadlineNanos(pr));
+        Command cmd = req.command();
+        switch (cmd.family()) {
+            case RETRIEVAL -> {
+                if (cmd == Command.GET && cache != null) {
+                    classicGet(pr, sink);
+                    return;
+                }
+                List<byte[]> keys = new ArrayList<>();
+                if (cmd == Command.GAT || cmd == Command.GATS) {
+                    req.keys().forEach(k -> keys.add(LocalCache.bytes(k)));
+                }
+                if (cmd == Command.GET && req.keys().size() == 1) {
+                    int[] copies = backends.readCopies(req.keys().get(0));
+                    if (copies != null) {
+                        forward(pr, sink, TicketRequest.Kind.READ, readBackend(pr, copies), keys, true);
+                        return;
+                    }
+                }
+                forward(pr, sink, TicketRequest.Kind.READ, backendOfAll(req.keys()), keys);
+            }
+            case META -> {
+                List<String> flags = pr.resolution().forwardedFlags();
+                boolean base64 = flags.stream().anyMatch(f -> f.charAt(0) == 'b');
+                MetaGetFlags mg = cmd == Command.MG && cache != null && !base64 ? MetaGetFlags.parse(flags) : null;
+                if (mg != null) {
+                    metaGet(pr, sink, mg);
+                    return;
+                }
+                int backend = base64 ? -1 : ownerOf(req.key());
+                boolean writes = cmd == Command.MS
+                        || cmd == Command.MD
+                        || cmd == Command.MA
+                        || (cmd == Command.MG && flags.stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0));
+                List<byte[]> keys = writes ? List.of(cacheKey(req.key(), base64)) : List.of();
+                forward(pr, sink, writes ? TicketRequest.Kind.WRITE : TicketRequest.Kind.READ, backend, keys);
+            }
+            case STORAGE, KEYED ->
+                forward(pr, sink, TicketRequest.Kind.WRITE, ownerOf(req.key()), List.of(LocalCache.bytes(req.key())));
+            case BROADCAST -> {
+                if (cache != null) {
+                    cache.clear();
+                }
+                backends.handle(pr, cache == null ? sink : ReplySink.after(sink, cache::clear));
+            }
+            default -> backends.handle(pr, sink);
         }
-      }
-      return true;
-    });
-  }
-
-  /**
-   * Sends a client request to its backend through the scheduler; {@code invalidate} are the cache keys the request
-   * writes (dropped before sending and after the reply).
-   */
-  private void forward(ProxyRequest pr, MeteredSink sink, TicketRequest.Kind kind, int backend,
-      List<byte[]> invalidate) {
-    forward(pr, sink, kind, backend, invalidate, false);
-  }
-
-  /** As above; {@code routed}: a read whose {@code backend} was chosen among the key's copies ({@link #readBackend}). */
-  private void forward(ProxyRequest pr, MeteredSink sink, TicketRequest.Kind kind, int backend,
-      List<byte[]> invalidate, boolean routed) {
-    ReplySink target = sink;
-    if (cache != null && !invalidate.isEmpty()) {
-      invalidate.forEach(cache::invalidate);
-      target = ReplySink.after(sink, () -> invalidate.forEach(cache::invalidate));
     }
-    if (backend < 0) {
-      backends.handle(pr, target);
-      return;
-    }
-    boolean meta = pr.request().command().isMeta();
-    boolean quiet = pr.request().quiet();
-    submit(pr, backend, routed, ticketRequest(pr, kind, backend), target, sink.counters, false, (reason, est) -> {
-      sink.rejected = true;
-      if (meta) {
-        if (services.metaRejectAsError() || reason == RejectReason.TENANT_QUOTA
-            || reason == RejectReason.DEADLINE_EXCEEDED) {
-          sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
-        } else if (quiet) {
-          sink.completeSilently();
-        } else {
-          sink.completeLine("EN");
+
+    private static byte[] cacheKey(String key, boolean base64) {
+        if (base64) {
+            try {
+                return Base64.getDecoder().decode(key);
+            } catch (IllegalArgumentException e) {
+                return LocalCache.bytes(key); // memcached refuses it; nothing to invalidate
+            }
         }
-      } else if (services.classicRejectAsError() && reason != RejectReason.DEADLINE_EXCEEDED
-          && reason != RejectReason.TENANT_QUOTA) {
-        sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
-      } else {
-        sink.completeLine("END");
-      }
-    });
-  }
-
-  /** How a caller answers a request the scheduler refused or dropped; {@code est} in µs from now. */
-  @FunctionalInterface
-  private interface Refusal {
-    void refused(RejectReason reason, long estimateMicros);
-  }
-
-  /** {@code routed}: send to {@code backend} even if it holds a copy rather than the owner's item. */
-  private void submit(ProxyRequest pr, int backend, boolean routed, TicketRequest tr, ReplySink target,
-      TenantMetrics.Counters counters, boolean internal, Refusal refusal) {
-    if (!services.scheduling()) {
-      // DLC alone: in arrival order straight to the backend connection, nothing refused, nothing reordered.
-      backends.handle(pr, target);
-      if (internal) {
-        stats.cmdMeta.decrement(); // a fill is not a client's meta request
-      }
-      return;
-    }
-    DeadlineScheduler<Pending> scheduler = schedulers.get(backend);
-    Pending p = new Pending(scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
-    Decision<Pending> d = scheduler.offer(tr, p);
-    if (!d.admitted()) {
-      counters.rejected.increment();
-      backends.refusedRead(pr); // only reads are ever refused: writes are best-effort
-      maybeReissue(pr, backend, tr, d.reason(), counters);
-      pr.request().release();
-      refusal.refused(d.reason(), Math.max(0, (d.predictedFinishNanos() - System.nanoTime()) / 1000));
-      return;
-    }
-    if (d.ticket().state() == Ticket.State.QUEUED) {
-      p.queued = true;
-      counters.queued.incrementAndGet();
-      queuedOn(pr.connectionId());
-    }
-  }
-
-  /**
-   * Re-issues a refused meta read as a best-effort background request whose reply is dropped, within the tenant's
-   * re-issue bucket ({@code reissue.rate}, {@code reissue.burst}; MicroFuge [MF L468]). Why: while admission refuses
-   * nearly every hard read, the latency model would otherwise see only the few best-effort completions and could stay
-   * pessimistic long after the backend recovered.
-   */
-  private void maybeReissue(ProxyRequest pr, int backend, TicketRequest tr, RejectReason reason,
-      TenantMetrics.Counters counters) {
-    if (!tr.hard() || !pr.request().command().isMeta() || reason == RejectReason.TENANT_QUOTA
-        || !services.levels().tryAcquireReissue(tr.tenant(), System.nanoTime())) {
-      return;
-    }
-    services.reissues().increment();
-    pr.request().retain();
-    ProxyRequest copy = new ProxyRequest(pr.request(), pr.resolution(), System.nanoTime(), pr.connectionId());
-    TicketRequest be = TicketRequest.bestEffortRead(tr.tenant(), copy.arrivalNanos(), TicketRequest.NO_DEADLINE);
-    Pending p = new Pending(schedulers.get(backend), copy, -1, DISCARD, counters, true, (r, est) -> { });
-    Decision<Pending> d = schedulers.get(backend).offer(be, p);
-    if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
-      p.queued = true;
-      counters.queued.incrementAndGet();
-      queuedOn(copy.connectionId());
-    }
-  }
-
-  /** Drops the reply of a background re-issue. */
-  private static final ReplySink DISCARD = new ReplySink() {
-    @Override
-    public void complete(ByteBuf reply) {
-      if (reply != null) {
-        reply.release();
-      }
-    }
-
-    @Override
-    public void completeLine(String line) {
-    }
-
-    @Override
-    public void completeSilently() {
-    }
-  };
-
-  /** A request waiting for, or holding, a ticket at one backend. */
-  private final class Pending {
-    final DeadlineScheduler<Pending> scheduler;
-    final ProxyRequest pr;
-    /** The copy chosen for a routed read, or -1: the handler below places the request. */
-    final int routedTo;
-    final ReplySink target;
-    final TenantMetrics.Counters counters;
-    final boolean internal;
-    final Refusal refusal;
-    boolean queued;
-
-    Pending(DeadlineScheduler<Pending> scheduler, ProxyRequest pr, int routedTo, ReplySink target,
-        TenantMetrics.Counters counters, boolean internal, Refusal refusal) {
-      this.scheduler = scheduler;
-      this.pr = pr;
-      this.routedTo = routedTo;
-      this.target = target;
-      this.counters = counters;
-      this.internal = internal;
-      this.refusal = refusal;
-    }
-
-    private void dequeued() {
-      if (queued) {
-        queued = false;
-        counters.queued.decrementAndGet();
-        dequeuedOn(pr.connectionId());
-      }
-    }
-
-    void dispatch(Ticket<Pending> ticket) {
-      boolean[] released = {false};
-      ReplySink done = ReplySink.after(target, () -> {
-        if (!released[0]) {
-          released[0] = true;
-          scheduler.complete(ticket);
-        }
-      });
-      if (routedTo >= 0) {
-        backends.handleAt(pr, done, routedTo);
-      } else {
-        backends.handle(pr, done);
-      }
-      if (internal) {
-        stats.cmdMeta.decrement(); // a fill is not a client's meta request
-      }
-      dequeued(); // after the write above: what waited for this connection's queue must follow it
-    }
-
-    void expired() {
-      dequeued();
-      backends.refusedRead(pr);
-      pr.request().release();
-      counters.rejected.increment();
-      refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
-    }
-  }
-
-  /**
-   * A fill on its way to the backend, which later misses of the same key may wait for instead of sending their own
-   * (single-flight, spec §4.5): under Zipf a hot key's misses arrive together, and each extra fill is a backend
-   * request that admission must also find room for.
-   */
-  private static final class FillInFlight {
-    final long version;
-    /** Absolute deadline of the fill's ticket (nanoTime), or {@link Long#MAX_VALUE} for a best-effort fill. */
-    final long deadlineNanos;
-    final List<FillWaiter> waiters = new ArrayList<>(2);
-
-    FillInFlight(long version, long deadlineNanos) {
-      this.version = version;
-      this.deadlineNanos = deadlineNanos;
+        return LocalCache.bytes(key);
     }
 
     /**
-     * Whether a miss with deadline {@code deadlineNanos} may wait for this fill: only if the fill is due no later,
-     * so EDF serves it at least as early as the waiter's own fill, and admission already judged the earlier deadline.
+     * The backend a request for {@code key} goes to first: its virtual bucket's owner when the handler below places
+     * keys (balancing, Phase 3 moves), else the ring's. Schedule there, or the scheduler would model the wrong queue.
      */
-    boolean dueNoLaterThan(long deadlineNanos) {
-      return deadlineNanos == Long.MAX_VALUE || (this.deadlineNanos != Long.MAX_VALUE
-          && this.deadlineNanos - deadlineNanos <= 0);
+    private int ownerOf(String key) {
+        int[] copies = backends.readCopies(key);
+        return copies != null ? copies[0] : services.ring().serverFor(key);
     }
-  }
 
-  private record FillWaiter(ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) { }
-
-  /** Fills in flight on this I/O thread, by key. */
-  private final Map<String, FillInFlight> fills = new java.util.HashMap<>();
-
-  private long fillDeadline(Deadline d, TicketRequest tr) {
-    return d.bestEffort() ? Long.MAX_VALUE : tr.arrivalNanos() + tr.deadlineNanos();
-  }
-
-  /**
-   * Sends the fill {@code mg <key> v f t} for a local miss and stores what comes back; or waits for a fill of the same
-   * key already in flight on this thread when that one is due no later and no write to the key's stripe came between
-   * (a write through the proxy bumps the version first, so a read after its own write never waits for an older fill).
-   */
-  private void fill(String key, ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {
-    byte[] k = LocalCache.bytes(key);
-    long version = cache.versionOf(k);
-    Resolution r = origin.resolution();
-    Deadline d = r.deadline();
-    long mine = d.bestEffort() ? Long.MAX_VALUE : origin.arrivalNanos() + d.micros() * 1000;
-    FillInFlight running = fills.get(key);
-    if (running != null && running.version == version && running.dueNoLaterThan(mine)) {
-      running.waiters.add(new FillWaiter(origin, counters, done));
-      services.fillsCoalesced().increment();
-      return;
-    }
-    MemcachedRequest mg = new MemcachedRequest(Command.MG, List.of(key, "v", "f", "t"), null, false);
-    ProxyRequest fr = new ProxyRequest(mg, new Resolution(r.tenant(), d, FILL_FLAGS), origin.arrivalNanos(),
-        origin.connectionId());
-    long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
-    int[] copies = backends.readCopies(key);
-    int backend = copies == null ? services.ring().serverFor(k) : readBackend(fr, copies);
-    TicketRequest tr = ticketRequest(fr, TicketRequest.Kind.READ, backend);
-    FillInFlight self = new FillInFlight(version, fillDeadline(d, tr));
-    if (running == null || running.version != version || !running.dueNoLaterThan(self.deadlineNanos)) {
-      fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
-    }
-    Consumer<FillResult> finish = result -> {
-      if (fills.get(key) == self) {
-        fills.remove(key);
-      }
-      done.accept(result);
-      for (FillWaiter w : self.waiters) {
-        if (result.refusal() != null) {
-          // Refused or dropped for the fill's deadline; a waiter's own later deadline deserves its own decision.
-          fill(key, w.origin(), w.counters(), w.done());
-        } else {
-          w.done().accept(result);
+    /**
+     * The backend for a single-key read given the backends that hold a readable copy ({@code copies}, the owner first):
+     * of two picked at random, the one whose scheduler predicts the earlier admitted finish (MicroFuge's replica choice
+     * [MF L430-L434], spec §1.6, §4.6; {@link ReplicaChoice}), or the owner if neither admits. Why random two and not
+     * all: the paper's power of two choices, which keeps the schedulers' model error from herding reads onto one copy.
+     * Only while none of the connection's requests waits in a scheduler queue: a queued write of the same connection
+     * has not begun yet, so no copy knows it is stale, and the read must follow it to the owner (per-connection order).
+     */
+    private int readBackend(ProxyRequest pr, int[] copies) {
+        Connection waiting = connections.get(pr.connectionId());
+        if (copies.length == 1 || !services.scheduling() || (waiting != null && waiting.queued > 0)) {
+            return copies[0];
         }
-      }
+        List<Integer> all = new ArrayList<>(copies.length);
+        for (int c : copies) {
+            all.add(c);
+        }
+        List<Integer> two = ReplicaChoice.pickTwo(all, random);
+        List<DeadlineScheduler<Pending>> candidates = new ArrayList<>(two.size());
+        for (int b : two) {
+            candidates.add(schedulers.get(b));
+        }
+        Deadline d = pr.resolution().deadline();
+        TicketRequest tr = new TicketRequest(
+                pr.resolution().tenant(),
+                TicketRequest.Kind.READ,
+                !d.bestEffort(),
+                pr.arrivalNanos(),
+                d.microsOr(services.nominalMicros()) * 1000);
+        ReplicaChoice.Choice<Pending> choice = ReplicaChoice.choose(candidates, tr);
+        return choice.index() >= 0 ? two.get(choice.index()) : copies[0];
+    }
+
+    /** The backend owning all of {@code keys}, or -1 if they span several. */
+    private int backendOfAll(List<String> keys) {
+        int backend = -1;
+        for (String k : keys) {
+            int b = ownerOf(k);
+            if (backend >= 0 && b != backend) {
+                return -1;
+            }
+            backend = b;
+        }
+        return backend;
+    }
+
+    /**
+     * The relative hard deadline in ns that {@code deadlines_met/missed} judge the request by, or -1 if it is not a hard
+     * read. Writes (storage and keyed commands, {@code ms md ma}, {@code mg} with T, N or E) are scheduled best-effort
+     * whatever their rule says ({@link TicketRequest}, [MF L496]) and are never refused, so until 22 Nov 2026 counting
+     * them against a read deadline mixed best-effort writes into the hard-read figure that admission is about (under
+     * overload a tenant's sets, queued behind admitted reads, were most of its "missed").
+     */
+    private long hardDeadlineNanos(ProxyRequest pr) {
+        Deadline d = pr.resolution().deadline();
+        if (d.bestEffort()) {
+            return -1;
+        }
+        Command cmd = pr.request().command();
+        boolean write = switch (cmd.family()) {
+            case RETRIEVAL -> false;
+            case META ->
+                cmd != Command.MG
+                        || pr.resolution().forwardedFlags().stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0);
+            default -> true;
+        };
+        return write ? -1 : d.micros() * 1000;
+    }
+
+    /**
+     * The ticket for a request to {@code backend}. EDF may reorder requests of different connections, never those of
+     * one connection to one backend (memcached's per-connection order: a read pipelined behind a write sees it): a read
+     * gets at least the absolute deadline of the connection's last write there, a write at least that of the
+     * connection's last request there, while one of the connection's requests is still queued. Admission then judges such a read against the raised deadline; its met/missed
+     * count uses the client's own.
+     */
+    private TicketRequest ticketRequest(ProxyRequest pr, TicketRequest.Kind kind, int backend) {
+        Deadline d = pr.resolution().deadline();
+        long nanos = d.microsOr(services.nominalMicros()) * 1000;
+        long at = pr.arrivalNanos() + nanos;
+        long[] last = lastDeadlines.computeIfAbsent(pr.connectionId(), id -> {
+            long[] a = new long[2 * schedulers.size()];
+            java.util.Arrays.fill(a, NONE);
+            return a;
+        });
+        long floor = kind == TicketRequest.Kind.WRITE ? last[2 * backend] : last[2 * backend + 1];
+        // Only a request of this connection still waiting in a scheduler queue can be overtaken; with none waiting,
+        // every
+        // earlier request is already on its backend connection, ahead of this one. Raising the deadline anyway made a
+        // best-effort write (nominal 1 s) lift every later read of its connection to 1 s for a second, so admission
+        // judged those reads against the wrong deadline and let through reads that could not make their own.
+        Connection waiting = connections.get(pr.connectionId());
+        if (floor != NONE && floor - at > 0 && waiting != null && waiting.queued > 0) {
+            at = floor;
+            nanos = at - pr.arrivalNanos();
+        }
+        last[2 * backend] = later(last[2 * backend], at);
+        if (kind == TicketRequest.Kind.WRITE) {
+            last[2 * backend + 1] = later(last[2 * backend + 1], at);
+        }
+        if (lastDeadlines.size() > sweepAt) {
+            forgetPastDeadlines();
+            sweepAt = Math.max(4096, 2 * lastDeadlines.size()); // amortized: a sweep per doubling, not per request
+        }
+        return new TicketRequest(pr.resolution().tenant(), kind, !d.bestEffort(), pr.arrivalNanos(), nanos);
+    }
+
+    private static final long NONE = Long.MIN_VALUE;
+
+    private static long later(long a, long b) {
+        return a == NONE || b - a > 0 ? b : a;
+    }
+
+    /** Drops connections whose last deadlines have all passed: they can no longer raise a new ticket's. */
+    private void forgetPastDeadlines() {
+        long now = System.nanoTime();
+        lastDeadlines.values().removeIf(last -> {
+            for (long at : last) {
+                if (at != NONE && at - now > 0) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /**
+     * Sends a client request to its backend through the scheduler; {@code invalidate} are the cache keys the request
+     * writes (dropped before sending and after the reply).
+     */
+    private void forward(
+            ProxyRequest pr, MeteredSink sink, TicketRequest.Kind kind, int backend, List<byte[]> invalidate) {
+        forward(pr, sink, kind, backend, invalidate, false);
+    }
+
+    /** As above; {@code routed}: a read whose {@code backend} was chosen among the key's copies ({@link #readBackend}). */
+    private void forward(
+            ProxyRequest pr,
+            MeteredSink sink,
+            TicketRequest.Kind kind,
+            int backend,
+            List<byte[]> invalidate,
+            boolean routed) {
+        ReplySink target = sink;
+        if (cache != null && !invalidate.isEmpty()) {
+            invalidate.forEach(cache::invalidate);
+            target = ReplySink.after(sink, () -> invalidate.forEach(cache::invalidate));
+        }
+        if (backend < 0) {
+            backends.handle(pr, target);
+            return;
+        }
+        boolean meta = pr.request().command().isMeta();
+        boolean quiet = pr.request().quiet();
+        submit(pr, backend, routed, ticketRequest(pr, kind, backend), target, sink.counters, false, (reason, est) -> {
+            sink.rejected = true;
+            if (meta) {
+                if (services.metaRejectAsError()
+                        || reason == RejectReason.TENANT_QUOTA
+                        || reason == RejectReason.DEADLINE_EXCEEDED) {
+                    sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
+                } else if (quiet) {
+                    sink.completeSilently();
+                } else {
+                    sink.completeLine("EN");
+                }
+            } else if (services.classicRejectAsError()
+                    && reason != RejectReason.DEADLINE_EXCEEDED
+                    && reason != RejectReason.TENANT_QUOTA) {
+                sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
+            } else {
+                sink.completeLine("END");
+            }
+        });
+    }
+
+    /** How a caller answers a request the scheduler refused or dropped; {@code est} in µs from now. */
+    @FunctionalInterface
+    private interface Refusal {
+        void refused(RejectReason reason, long estimateMicros);
+    }
+
+    /** {@code routed}: send to {@code backend} even if it holds a copy rather than the owner's item. */
+    private void submit(
+            ProxyRequest pr,
+            int backend,
+            boolean routed,
+            TicketRequest tr,
+            ReplySink target,
+            TenantMetrics.Counters counters,
+            boolean internal,
+            Refusal refusal) {
+        if (!services.scheduling()) {
+            // DLC alone: in arrival order straight to the backend connection, nothing refused, nothing reordered.
+            backends.handle(pr, target);
+            if (internal) {
+                stats.cmdMeta.decrement(); // a fill is not a client's meta request
+            }
+            return;
+        }
+        DeadlineScheduler<Pending> scheduler = schedulers.get(backend);
+        Pending p = new Pending(scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
+        Decision<Pending> d = scheduler.offer(tr, p);
+        if (!d.admitted()) {
+            counters.rejected.increment();
+            backends.refusedRead(pr); // only reads are ever refused: writes are best-effort
+            maybeReissue(pr, backend, tr, d.reason(), counters);
+            pr.request().release();
+            refusal.refused(d.reason(), Math.max(0, (d.predictedFinishNanos() - System.nanoTime()) / 1000));
+            return;
+        }
+        if (d.ticket().state() == Ticket.State.QUEUED) {
+            p.queued = true;
+            counters.queued.incrementAndGet();
+            queuedOn(pr.connectionId());
+        }
+    }
+
+    /**
+     * Re-issues a refused meta read as a best-effort background request whose reply is dropped, within the tenant's
+     * re-issue bucket ({@code reissue.rate}, {@code reissue.burst}; MicroFuge [MF L468]). Why: while admission refuses
+     * nearly every hard read, the latency model would otherwise see only the few best-effort completions and could stay
+     * pessimistic long after the backend recovered.
+     */
+    private void maybeReissue(
+            ProxyRequest pr, int backend, TicketRequest tr, RejectReason reason, TenantMetrics.Counters counters) {
+        if (!tr.hard()
+                || !pr.request().command().isMeta()
+                || reason == RejectReason.TENANT_QUOTA
+                || !services.levels().tryAcquireReissue(tr.tenant(), System.nanoTime())) {
+            return;
+        }
+        services.reissues().increment();
+        pr.request().retain();
+        ProxyRequest copy = new ProxyRequest(pr.request(), pr.resolution(), System.nanoTime(), pr.connectionId());
+        TicketRequest be = TicketRequest.bestEffortRead(tr.tenant(), copy.arrivalNanos(), TicketRequest.NO_DEADLINE);
+        Pending p = new Pending(schedulers.get(backend), copy, -1, DISCARD, counters, true, (r, est) -> {});
+        Decision<Pending> d = schedulers.get(backend).offer(be, p);
+        if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
+            p.queued = true;
+            counters.queued.incrementAndGet();
+            queuedOn(copy.connectionId());
+        }
+    }
+
+    /** Drops the reply of a background re-issue. */
+    private static final ReplySink DISCARD = new ReplySink() {
+        @Override
+        public void complete(ByteBuf reply) {
+            if (reply != null) {
+                reply.release();
+            }
+        }
+
+        @Override
+        public void completeLine(String line) {}
+
+        @Override
+        public void completeSilently() {}
     };
-    submit(fr, backend, copies != null, tr, new ReplySink() {
-      @Override
-      public void complete(ByteBuf reply) {
-        if (reply == null) {
-          finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
-          return;
+
+    /** A request waiting for, or holding, a ticket at one backend. */
+    private final class Pending {
+        final DeadlineScheduler<Pending> scheduler;
+        final ProxyRequest pr;
+        /** The copy chosen for a routed read, or -1: the handler below places the request. */
+        final int routedTo;
+
+        final ReplySink target;
+        final TenantMetrics.Counters counters;
+        final boolean internal;
+        final Refusal refusal;
+        boolean queued;
+
+        Pending(
+                DeadlineScheduler<Pending> scheduler,
+                ProxyRequest pr,
+                int routedTo,
+                ReplySink target,
+                TenantMetrics.Counters counters,
+                boolean internal,
+                Refusal refusal) {
+            this.scheduler = scheduler;
+            this.pr = pr;
+            this.routedTo = routedTo;
+            this.target = target;
+            this.counters = counters;
+            this.internal = internal;
+            this.refusal = refusal;
         }
-        FillResult result;
-        try {
-          result = FillResult.parse(reply);
-        } catch (RuntimeException e) {
-          result = FillResult.failure("SERVER_ERROR bad fill reply from backend");
-        } finally {
-          reply.release();
+
+        private void dequeued() {
+            if (queued) {
+                queued = false;
+                counters.queued.decrementAndGet();
+                dequeuedOn(pr.connectionId());
+            }
         }
-        if (result.hit()) {
-          cache.fill(k, result.value(), result.clientFlags(), result.ttlNanos(), cacheDeadline, r.tenant(), version);
+
+        void dispatch(Ticket<Pending> ticket) {
+            boolean[] released = {false};
+            ReplySink done = ReplySink.after(target, () -> {
+                if (!released[0]) {
+                    released[0] = true;
+                    scheduler.complete(ticket);
+                }
+            });
+            if (routedTo >= 0) {
+                backends.handleAt(pr, done, routedTo);
+            } else {
+                backends.handle(pr, done);
+            }
+            if (internal) {
+                stats.cmdMeta.decrement(); // a fill is not a client's meta request
+            }
+            dequeued(); // after the write above: what waited for this connection's queue must follow it
         }
-        finish.accept(result);
-      }
 
-      @Override
-      public void completeLine(String line) {
-        finish.accept(FillResult.failure(line));
-      }
-
-      @Override
-      public void completeSilently() {
-        finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
-      }
-    }, counters, true, (reason, est) -> finish.accept(FillResult.refused(reason, est)));
-  }
-
-  private long cacheDeadline(ProxyRequest pr) {
-    Deadline d = pr.resolution().deadline();
-    return d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
-  }
-
-  private void metaGet(ProxyRequest pr, MeteredSink sink, MetaGetFlags flags) {
-    stats.cmdMeta.increment();
-    String key = pr.request().key();
-    pr.request().release();
-    CachedItem item = cache.get(LocalCache.bytes(key), cacheDeadline(pr), pr.resolution().tenant());
-    if (item != null) {
-      sink.counters.hits.increment();
-      sink.complete(metaHit(flags, key, item.clientFlags(), item.value()));
-      return;
+        void expired() {
+            dequeued();
+            backends.refusedRead(pr);
+            pr.request().release();
+            counters.rejected.increment();
+            refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
+        }
     }
-    sink.counters.misses.increment();
-    fill(key, pr, sink.counters, r -> {
-      if (r.hit()) {
-        sink.complete(metaHit(flags, key, r.clientFlags(), r.value()));
-      } else if (r.failure() != null) {
-        sink.completeLine(r.failure());
-      } else if (r.refusal() != null && (services.metaRejectAsError() || r.refusal() == RejectReason.TENANT_QUOTA
-          || r.refusal() == RejectReason.DEADLINE_EXCEEDED)) {
-        sink.rejected = true;
-        sink.completeLine("SERVER_ERROR " + r.refusal().serverErrorText(r.estimateMicros()));
-      } else {
-        sink.rejected = r.refusal() != null;
-        if (flags.quiet) {
-          sink.completeSilently();
-        } else {
-          sink.completeLine(flags.missLine(key));
+
+    /**
+     * A fill on its way to the backend, which later misses of the same key may wait for instead of sending their own
+     * (single-flight, spec §4.5): under Zipf a hot key's misses arrive together, and each extra fill is a backend
+     * request that admission must also find room for.
+     */
+    private static final class FillInFlight {
+        final long version;
+        /** Absolute deadline of the fill's ticket (nanoTime), or {@link Long#MAX_VALUE} for a best-effort fill. */
+        final long deadlineNanos;
+
+        final List<FillWaiter> waiters = new ArrayList<>(2);
+
+        FillInFlight(long version, long deadlineNanos) {
+            this.version = version;
+            this.deadlineNanos = deadlineNanos;
         }
-      }
-    });
-  }
 
-  private ByteBuf metaHit(MetaGetFlags flags, String key, int clientFlags, byte[] value) {
-    String line = flags.hitLine(key, clientFlags, value.length);
-    ByteBuf b = alloc.buffer(line.length() + 4 + (flags.value ? value.length + 2 : 0));
-    b.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-    b.writeBytes(CRLF);
-    if (flags.value) {
-      b.writeBytes(value).writeBytes(CRLF);
+        /**
+         * Whether a miss with deadline {@code deadlineNanos} may wait for this fill: only if the fill is due no later,
+         * so EDF serves it at least as early as the waiter's own fill, and admission already judged the earlier deadline.
+         */
+        boolean dueNoLaterThan(long deadlineNanos) {
+            return deadlineNanos == Long.MAX_VALUE
+                    || (this.deadlineNanos != Long.MAX_VALUE && this.deadlineNanos - deadlineNanos <= 0);
+        }
     }
-    return b;
-  }
 
-  /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
-  private void classicGet(ProxyRequest pr, MeteredSink sink) {
-    List<String> keys = pr.request().keys();
-    pr.request().release();
-    stats.cmdGet.add(keys.size());
-    ClassicGet g = new ClassicGet(keys, sink);
-    long deadline = cacheDeadline(pr);
-    for (int i = 0; i < keys.size(); i++) {
-      CachedItem item = cache.get(LocalCache.bytes(keys.get(i)), deadline, pr.resolution().tenant());
-      if (item != null) {
-        g.values[i] = item.value();
-        g.flags[i] = item.clientFlags();
-        sink.counters.hits.increment();
-      } else {
+    private record FillWaiter(ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {}
+
+    /** Fills in flight on this I/O thread, by key. */
+    private final Map<String, FillInFlight> fills = new java.util.HashMap<>();
+
+    private long fillDeadline(Deadline d, TicketRequest tr) {
+        return d.bestEffort() ? Long.MAX_VALUE : tr.arrivalNanos() + tr.deadlineNanos();
+    }
+
+    /**
+     * Sends the fill {@code mg <key> v f t} for a local miss and stores what comes back; or waits for a fill of the same
+     * key already in flight on this thread when that one is due no later and no write to the key's stripe came between
+     * (a write through the proxy bumps the version first, so a read after its own write never waits for an older fill).
+     */
+    private void fill(String key, ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {
+        byte[] k = LocalCache.bytes(key);
+        long version = cache.versionOf(k);
+        Resolution r = origin.resolution();
+        Deadline d = r.deadline();
+        long mine = d.bestEffort() ? Long.MAX_VALUE : origin.arrivalNanos() + d.micros() * 1000;
+        FillInFlight running = fills.get(key);
+        if (running != null && running.version == version && running.dueNoLaterThan(mine)) {
+            running.waiters.add(new FillWaiter(origin, counters, done));
+            services.fillsCoalesced().increment();
+            return;
+        }
+        MemcachedRequest mg = new MemcachedRequest(Command.MG, List.of(key, "v", "f", "t"), null, false);
+        ProxyRequest fr = new ProxyRequest(
+                mg, new Resolution(r.tenant(), d, FILL_FLAGS), origin.arrivalNanos(), origin.connectionId());
+        long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
+        int[] copies = backends.readCopies(key);
+        int backend = copies == null ? services.ring().serverFor(k) : readBackend(fr, copies);
+        TicketRequest tr = ticketRequest(fr, TicketRequest.Kind.READ, backend);
+        FillInFlight self = new FillInFlight(version, fillDeadline(d, tr));
+        if (running == null || running.version != version || !running.dueNoLaterThan(self.deadlineNanos)) {
+            fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
+        }
+        Consumer<FillResult> finish = result -> {
+            if (fills.get(key) == self) {
+                fills.remove(key);
+            }
+            done.accept(result);
+            for (FillWaiter w : self.waiters) {
+                if (result.refusal() != null) {
+                    // Refused or dropped for the fill's deadline; a waiter's own later deadline deserves its own
+                    // decision.
+                    fill(key, w.origin(), w.counters(), w.done());
+                } else {
+                    w.done().accept(result);
+                }
+            }
+        };
+        submit(
+                fr,
+                backend,
+                copies != null,
+                tr,
+                new ReplySink() {
+                    @Override
+                    public void complete(ByteBuf reply) {
+                        if (reply == null) {
+                            finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
+                            return;
+                        }
+                        FillResult result;
+                        try {
+                            result = FillResult.parse(reply);
+                        } catch (RuntimeException e) {
+                            result = FillResult.failure("SERVER_ERROR bad fill reply from backend");
+                        } finally {
+                            reply.release();
+                        }
+                        if (result.hit()) {
+                            cache.fill(
+                                    k,
+                                    result.value(),
+                                    result.clientFlags(),
+                                    result.ttlNanos(),
+                                    cacheDeadline,
+                                    r.tenant(),
+                                    version);
+                        }
+                        finish.accept(result);
+                    }
+
+                    @Override
+                    public void completeLine(String line) {
+                        finish.accept(FillResult.failure(line));
+                    }
+
+                    @Override
+                    public void completeSilently() {
+                        finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
+                    }
+                },
+                counters,
+                true,
+                (reason, est) -> finish.accept(FillResult.refused(reason, est)));
+    }
+
+    private long cacheDeadline(ProxyRequest pr) {
+        Deadline d = pr.resolution().deadline();
+        return d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
+    }
+
+    private void metaGet(ProxyRequest pr, MeteredSink sink, MetaGetFlags flags) {
+        stats.cmdMeta.increment();
+        String key = pr.request().key();
+        pr.request().release();
+        CachedItem item = cache.get(
+                LocalCache.bytes(key), cacheDeadline(pr), pr.resolution().tenant());
+        if (item != null) {
+            sink.counters.hits.increment();
+            sink.complete(metaHit(flags, key, item.clientFlags(), item.value()));
+            return;
+        }
         sink.counters.misses.increment();
-        g.missing.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
-      }
-    }
-    g.pending = g.missing.size();
-    if (g.pending == 0) {
-      g.finish();
-      return;
-    }
-    for (Map.Entry<String, List<Integer>> e : new ArrayList<>(g.missing.entrySet())) {
-      fill(e.getKey(), pr, sink.counters, r -> g.arrived(e.getValue(), r));
-    }
-  }
-
-  private final class ClassicGet {
-    final List<String> keys;
-    final MeteredSink sink;
-    final byte[][] values;
-    final int[] flags;
-    final Map<String, List<Integer>> missing = new LinkedHashMap<>();
-    int pending;
-    String failure;
-    FillResult refusal;
-
-    ClassicGet(List<String> keys, MeteredSink sink) {
-      this.keys = keys;
-      this.sink = sink;
-      this.values = new byte[keys.size()][];
-      this.flags = new int[keys.size()];
+        fill(key, pr, sink.counters, r -> {
+            if (r.hit()) {
+                sink.complete(metaHit(flags, key, r.clientFlags(), r.value()));
+            } else if (r.failure() != null) {
+                sink.completeLine(r.failure());
+            } else if (r.refusal() != null
+                    && (services.metaRejectAsError()
+                            || r.refusal() == RejectReason.TENANT_QUOTA
+                            || r.refusal() == RejectReason.DEADLINE_EXCEEDED)) {
+                sink.rejected = true;
+                sink.completeLine("SERVER_ERROR " + r.refusal().serverErrorText(r.estimateMicros()));
+            } else {
+                sink.rejected = r.refusal() != null;
+                if (flags.quiet) {
+                    sink.completeSilently();
+                } else {
+                    sink.completeLine(flags.missLine(key));
+                }
+            }
+        });
     }
 
-    void arrived(List<Integer> indexes, FillResult r) {
-      if (r.hit()) {
-        for (int i : indexes) {
-          values[i] = r.value();
-          flags[i] = r.clientFlags();
+    private ByteBuf metaHit(MetaGetFlags flags, String key, int clientFlags, byte[] value) {
+        String line = flags.hitLine(key, clientFlags, value.length);
+        ByteBuf b = alloc.buffer(line.length() + 4 + (flags.value ? value.length + 2 : 0));
+        b.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+        b.writeBytes(CRLF);
+        if (flags.value) {
+            b.writeBytes(value).writeBytes(CRLF);
         }
-      } else if (r.failure() != null && failure == null) {
-        failure = r.failure();
-      } else if (r.refusal() != null && refusal == null) {
-        refusal = r;
-      }
-      if (--pending == 0) {
-        finish();
-      }
+        return b;
     }
 
-    void finish() {
-      // A single key's backend failure is memcached's error line; in a multi-get its keys are misses (§4.2).
-      if (failure != null && keys.size() == 1) {
-        sink.completeLine(failure);
-        return;
-      }
-      if (refusal != null) {
-        sink.rejected = true;
-        if (services.classicRejectAsError() && refusal.refusal() != RejectReason.DEADLINE_EXCEEDED
-            && refusal.refusal() != RejectReason.TENANT_QUOTA) {
-          sink.completeLine("SERVER_ERROR " + refusal.refusal().serverErrorText(refusal.estimateMicros()));
-          return;
+    /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
+    private void classicGet(ProxyRequest pr, MeteredSink sink) {
+        List<String> keys = pr.request().keys();
+        pr.request().release();
+        stats.cmdGet.add(keys.size());
+        ClassicGet g = new ClassicGet(keys, sink);
+        long deadline = cacheDeadline(pr);
+        for (int i = 0; i < keys.size(); i++) {
+            CachedItem item = cache.get(
+                    LocalCache.bytes(keys.get(i)), deadline, pr.resolution().tenant());
+            if (item != null) {
+                g.values[i] = item.value();
+                g.flags[i] = item.clientFlags();
+                sink.counters.hits.increment();
+            } else {
+                sink.counters.misses.increment();
+                g.missing.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
+            }
         }
-      }
-      int size = 5;
-      int hits = 0;
-      for (int i = 0; i < keys.size(); i++) {
-        if (values[i] != null) {
-          size += keys.get(i).length() + values[i].length + 40;
-          hits++;
+        g.pending = g.missing.size();
+        if (g.pending == 0) {
+            g.finish();
+            return;
         }
-      }
-      stats.getHits.add(hits);
-      stats.getMisses.add(keys.size() - hits);
-      ByteBuf out = alloc.buffer(size);
-      for (int i = 0; i < keys.size(); i++) {
-        if (values[i] != null) {
-          out.writeCharSequence("VALUE " + keys.get(i) + " " + Integer.toUnsignedString(flags[i]) + " "
-              + values[i].length + "\r\n", StandardCharsets.ISO_8859_1);
-          out.writeBytes(values[i]).writeBytes(CRLF);
+        for (Map.Entry<String, List<Integer>> e : new ArrayList<>(g.missing.entrySet())) {
+            fill(e.getKey(), pr, sink.counters, r -> g.arrived(e.getValue(), r));
         }
-      }
-      out.writeCharSequence("END\r\n", StandardCharsets.ISO_8859_1);
-      sink.complete(out);
-    }
-  }
-
-  /** The client's sink, recording latency and met/missed per tenant when the reply is complete. */
-  private static final class MeteredSink implements ReplySink {
-    final ReplySink inner;
-    final TenantMetrics.Counters counters;
-    final long arrivalNanos;
-    final long hardDeadlineNanos;
-    boolean rejected;
-
-    MeteredSink(ReplySink inner, TenantMetrics.Counters counters, ProxyRequest pr, long hardDeadlineNanos) {
-      this.inner = inner;
-      this.counters = counters;
-      this.arrivalNanos = pr.arrivalNanos();
-      this.hardDeadlineNanos = hardDeadlineNanos;
     }
 
-    private void record() {
-      long elapsed = System.nanoTime() - arrivalNanos;
-      counters.requests.increment();
-      counters.latency.record(elapsed / 1000);
-      if (hardDeadlineNanos > 0 && !rejected) {
-        if (elapsed <= hardDeadlineNanos) {
-          counters.met.increment();
-        } else {
-          counters.missed.increment();
+    private final class ClassicGet {
+        final List<String> keys;
+        final MeteredSink sink;
+        final byte[][] values;
+        final int[] flags;
+        final Map<String, List<Integer>> missing = new LinkedHashMap<>();
+        int pending;
+        String failure;
+        FillResult refusal;
+
+        ClassicGet(List<String> keys, MeteredSink sink) {
+            this.keys = keys;
+            this.sink = sink;
+            this.values = new byte[keys.size()][];
+            this.flags = new int[keys.size()];
         }
-      }
+
+        void arrived(List<Integer> indexes, FillResult r) {
+            if (r.hit()) {
+                for (int i : indexes) {
+                    values[i] = r.value();
+                    flags[i] = r.clientFlags();
+                }
+            } else if (r.failure() != null && failure == null) {
+                failure = r.failure();
+            } else if (r.refusal() != null && refusal == null) {
+                refusal = r;
+            }
+            if (--pending == 0) {
+                finish();
+            }
+        }
+
+        void finish() {
+            // A single key's backend failure is memcached's error line; in a multi-get its keys are misses (§4.2).
+            if (failure != null && keys.size() == 1) {
+                sink.completeLine(failure);
+                return;
+            }
+            if (refusal != null) {
+                sink.rejected = true;
+                if (services.classicRejectAsError()
+                        && refusal.refusal() != RejectReason.DEADLINE_EXCEEDED
+                        && refusal.refusal() != RejectReason.TENANT_QUOTA) {
+                    sink.completeLine("SERVER_ERROR " + refusal.refusal().serverErrorText(refusal.estimateMicros()));
+                    return;
+                }
+            }
+            int size = 5;
+            int hits = 0;
+            for (int i = 0; i < keys.size(); i++) {
+                if (values[i] != null) {
+                    size += keys.get(i).length() + values[i].length + 40;
+                    hits++;
+                }
+            }
+            stats.getHits.add(hits);
+            stats.getMisses.add(keys.size() - hits);
+            ByteBuf out = alloc.buffer(size);
+            for (int i = 0; i < keys.size(); i++) {
+                if (values[i] != null) {
+                    out.writeCharSequence(
+                            "VALUE " + keys.get(i) + " " + Integer.toUnsignedString(flags[i]) + " " + values[i].length
+                                    + "\r\n",
+                            StandardCharsets.ISO_8859_1);
+                    out.writeBytes(values[i]).writeBytes(CRLF);
+                }
+            }
+            out.writeCharSequence("END\r\n", StandardCharsets.ISO_8859_1);
+            sink.complete(out);
+        }
     }
 
-    @Override
-    public void complete(ByteBuf reply) {
-      record();
-      inner.complete(reply);
-    }
+    /** The client's sink, recording latency and met/missed per tenant when the reply is complete. */
+    private static final class MeteredSink implements ReplySink {
+        final ReplySink inner;
+        final TenantMetrics.Counters counters;
+        final long arrivalNanos;
+        final long hardDeadlineNanos;
+        boolean rejected;
 
-    @Override
-    public void completeLine(String line) {
-      record();
-      inner.completeLine(line);
-    }
+        MeteredSink(ReplySink inner, TenantMetrics.Counters counters, ProxyRequest pr, long hardDeadlineNanos) {
+            this.inner = inner;
+            this.counters = counters;
+            this.arrivalNanos = pr.arrivalNanos();
+            this.hardDeadlineNanos = hardDeadlineNanos;
+        }
 
-    @Override
-    public void completeSilently() {
-      record();
-      inner.completeSilently();
+        private void record() {
+            long elapsed = System.nanoTime() - arrivalNanos;
+            counters.requests.increment();
+            counters.latency.record(elapsed / 1000);
+            if (hardDeadlineNanos > 0 && !rejected) {
+                if (elapsed <= hardDeadlineNanos) {
+                    counters.met.increment();
+                } else {
+                    counters.missed.increment();
+                }
+            }
+        }
+
+        @Override
+        public void complete(ByteBuf reply) {
+            record();
+            inner.complete(reply);
+        }
+
+        @Override
+        public void completeLine(String line) {
+            record();
+            inner.completeLine(line);
+        }
+
+        @Override
+        public void completeSilently() {
+            record();
+            inner.completeSilently();
+        }
     }
-  }
 }

@@ -25,146 +25,166 @@ import java.util.Map;
  * <p>Thread-safe.
  */
 public final class DeadlineServices {
-  private final LocalCache cache;
-  private final SchedulerConfig schedulerConfig;
-  private final ServiceLevels levels;
-  private final TenantMetrics metrics = new TenantMetrics();
-  private final java.util.concurrent.atomic.LongAdder reissues = new java.util.concurrent.atomic.LongAdder();
-  private final java.util.concurrent.atomic.LongAdder fillsCoalesced = new java.util.concurrent.atomic.LongAdder();
-  private final KetamaRing ring;
-  private final ProxyStats stats;
-  private final long nominalMicros;
-  private final boolean classicRejectAsError;
-  private final boolean metaRejectAsError;
-  private final boolean scheduling;
+    private final LocalCache cache;
+    private final SchedulerConfig schedulerConfig;
+    private final ServiceLevels levels;
+    private final TenantMetrics metrics = new TenantMetrics();
+    private final java.util.concurrent.atomic.LongAdder reissues = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder fillsCoalesced = new java.util.concurrent.atomic.LongAdder();
+    private final KetamaRing ring;
+    private final ProxyStats stats;
+    private final long nominalMicros;
+    private final boolean classicRejectAsError;
+    private final boolean metaRejectAsError;
+    private final boolean scheduling;
 
-  /**
-   * @throws ConfigException naming the key if the configuration is not usable for the deadline path
-   */
-  DeadlineServices(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
-    this.ring = ring;
-    this.stats = stats;
-    this.nominalMicros = config.longValue("be.nominal_deadline");
-    this.classicRejectAsError = config.string("classic.reject_mode").equals("error");
-    this.metaRejectAsError = config.string("meta.reject_mode").equals("error");
-    this.scheduling = config.bool("sched.enabled");
-    try {
-      this.schedulerConfig = new SchedulerConfig(config.intValue("sched.window"), config.intValue("sched.max_demotions"),
-          config.intValue("sched.max_queue"), Duration.ofNanos(config.longValue("admission.guard") * 1000),
-          config.doubleValue("admission.target_miss"), config.doubleValue("admission.quantile"), 0.5, 4.0, 0.2, 512, 32,
-          Duration.ofNanos(500_000), Duration.ofNanos(nominalMicros * 1000), true, Duration.ofSeconds(1));
-      List<TenantServiceLevel> tenantLevels = new ArrayList<>();
-      for (TenantSpec t : config.tenants()) {
-        tenantLevels.add(TenantServiceLevel.of(t.id(), levelOf(t)));
-      }
-      this.levels = new ServiceLevels(tenantLevels, ServiceLevel.GOLD, ServiceLevels.DEFAULT_URGENT_THRESHOLD,
-          Duration.ofSeconds(1));
-      this.cache = buildCache(config);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage(), e);
+    /**
+     * @throws ConfigException naming the key if the configuration is not usable for the deadline path
+     */
+    DeadlineServices(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
+        this.ring = ring;
+        this.stats = stats;
+        this.nominalMicros = config.longValue("be.nominal_deadline");
+        this.classicRejectAsError = config.string("classic.reject_mode").equals("error");
+        this.metaRejectAsError = config.string("meta.reject_mode").equals("error");
+        this.scheduling = config.bool("sched.enabled");
+        try {
+            this.schedulerConfig = new SchedulerConfig(
+                    config.intValue("sched.window"),
+                    config.intValue("sched.max_demotions"),
+                    config.intValue("sched.max_queue"),
+                    Duration.ofNanos(config.longValue("admission.guard") * 1000),
+                    config.doubleValue("admission.target_miss"),
+                    config.doubleValue("admission.quantile"),
+                    0.5,
+                    4.0,
+                    0.2,
+                    512,
+                    32,
+                    Duration.ofNanos(500_000),
+                    Duration.ofNanos(nominalMicros * 1000),
+                    true,
+                    Duration.ofSeconds(1));
+            List<TenantServiceLevel> tenantLevels = new ArrayList<>();
+            for (TenantSpec t : config.tenants()) {
+                tenantLevels.add(TenantServiceLevel.of(t.id(), levelOf(t)));
+            }
+            this.levels = new ServiceLevels(
+                    tenantLevels, ServiceLevel.GOLD, ServiceLevels.DEFAULT_URGENT_THRESHOLD, Duration.ofSeconds(1));
+            this.cache = buildCache(config);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
     }
-  }
 
-  /** {@code default} (or no level) is gold: unlimited rejections are not the default for anybody. */
-  private static ServiceLevel levelOf(TenantSpec t) {
-    return t.level() == null || t.level().equals("default") ? ServiceLevel.GOLD : ServiceLevel.parse(t.level());
-  }
-
-  private static LocalCache buildCache(ProxyConfig config) {
-    long capacity = config.longValue("local.capacity_bytes");
-    long maxItem = config.longValue("local.max_item_size");
-    if (config.string("local.mode").equals("off") || capacity == 0 || maxItem == 0) {
-      return null;
+    /** {@code default} (or no level) is gold: unlimited rejections are not the default for anybody. */
+    private static ServiceLevel levelOf(TenantSpec t) {
+        return t.level() == null || t.level().equals("default") ? ServiceLevel.GOLD : ServiceLevel.parse(t.level());
     }
-    Map<String, Integer> weights = new HashMap<>();
-    for (TenantSpec t : config.tenants()) {
-      weights.put(t.id(), t.weight());
+
+    private static LocalCache buildCache(ProxyConfig config) {
+        long capacity = config.longValue("local.capacity_bytes");
+        long maxItem = config.longValue("local.max_item_size");
+        if (config.string("local.mode").equals("off") || capacity == 0 || maxItem == 0) {
+            return null;
+        }
+        Map<String, Integer> weights = new HashMap<>();
+        for (TenantSpec t : config.tenants()) {
+            weights.put(t.id(), t.weight());
+        }
+        boolean fairness = config.bool("fairness.enabled");
+        DeadlineCacheConfig c = new DeadlineCacheConfig(
+                capacity,
+                config.intValue("io_threads"),
+                Duration.ofNanos(config.longValue("dlc.base") * 1000),
+                config.intValue("dlc.factor"),
+                config.intValue("dlc.queues"),
+                ClassPolicy.valueOf(config.string("dlc.class_policy")),
+                fairness,
+                fairness && config.bool("fairness.hard_over_quota"),
+                16,
+                weights,
+                (int) Math.min(Integer.MAX_VALUE, maxItem));
+        return new LocalCache(new DeadlineCache(c, System::nanoTime), config.longValue("local.max_ttl") * 1000);
     }
-    boolean fairness = config.bool("fairness.enabled");
-    DeadlineCacheConfig c = new DeadlineCacheConfig(capacity, config.intValue("io_threads"),
-        Duration.ofNanos(config.longValue("dlc.base") * 1000), config.intValue("dlc.factor"),
-        config.intValue("dlc.queues"), ClassPolicy.valueOf(config.string("dlc.class_policy")), fairness,
-        fairness && config.bool("fairness.hard_over_quota"), 16, weights, (int) Math.min(Integer.MAX_VALUE, maxItem));
-    return new LocalCache(new DeadlineCache(c, System::nanoTime), config.longValue("local.max_ttl") * 1000);
-  }
 
-  /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
-  public RequestHandler.Factory factory() {
-    return backends -> new DeadlineHandler(backends, this);
-  }
-
-  LocalCache cache() {
-    return cache;
-  }
-
-  SchedulerConfig schedulerConfig() {
-    return schedulerConfig;
-  }
-
-  ServiceLevels levels() {
-    return levels;
-  }
-
-  /** Background re-issues of refused reads, since start. */
-  java.util.concurrent.atomic.LongAdder reissues() {
-    return reissues;
-  }
-
-  /** Local misses that waited for a fill of the same key already in flight instead of sending their own. */
-  java.util.concurrent.atomic.LongAdder fillsCoalesced() {
-    return fillsCoalesced;
-  }
-
-  TenantMetrics metrics() {
-    return metrics;
-  }
-
-  KetamaRing ring() {
-    return ring;
-  }
-
-  ProxyStats stats() {
-    return stats;
-  }
-
-  long nominalMicros() {
-    return nominalMicros;
-  }
-
-  boolean classicRejectAsError() {
-    return classicRejectAsError;
-  }
-
-  /** False with {@code sched.enabled: false}: the cache alone (the thesis's "DLC" row), requests forwarded at once. */
-  boolean scheduling() {
-    return scheduling;
-  }
-
-  boolean metaRejectAsError() {
-    return metaRejectAsError;
-  }
-
-  /** The deadline path's {@code stats} lines: local cache totals, then {@code locus_tenant:<id>:<field>}. */
-  public Map<String, String> statsLines() {
-    Map<String, String> m = new LinkedHashMap<>();
-    if (cache != null) {
-      DeadlineCache dlc = cache.dlc();
-      m.put("locus_local_items", Long.toString(dlc.itemCount()));
-      m.put("locus_local_bytes", Long.toString(dlc.usedBytes()));
-      m.put("locus_local_capacity_bytes", Long.toString(dlc.capacityBytes()));
-      dlc.tenantStats().forEach((tenant, s) -> {
-        m.put("locus_local:" + tenant + ":bytes", Long.toString(s.bytes()));
-        m.put("locus_local:" + tenant + ":quota_bytes", Long.toString(s.quotaBytes()));
-        m.put("locus_local:" + tenant + ":evictions", Long.toString(s.evictions()));
-      });
-    } else {
-      m.put("locus_local_items", "0");
-      m.put("locus_local_bytes", "0");
-      m.put("locus_local_capacity_bytes", "0");
+    /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
+    public RequestHandler.Factory factory() {
+        return backends -> new DeadlineHandler(backends, this);
     }
-    m.put("locus_reissues", reissues.toString());
-    m.put("locus_fills_coalesced", fillsCoalesced.toString());
-    metrics.appendStats(m);
-    return m;
-  }
+
+    LocalCache cache() {
+        return cache;
+    }
+
+    SchedulerConfig schedulerConfig() {
+        return schedulerConfig;
+    }
+
+    ServiceLevels levels() {
+        return levels;
+    }
+
+    /** Background re-issues of refused reads, since start. */
+    java.util.concurrent.atomic.LongAdder reissues() {
+        return reissues;
+    }
+
+    /** Local misses that waited for a fill of the same key already in flight instead of sending their own. */
+    java.util.concurrent.atomic.LongAdder fillsCoalesced() {
+        return fillsCoalesced;
+    }
+
+    TenantMetrics metrics() {
+        return metrics;
+    }
+
+    KetamaRing ring() {
+        return ring;
+    }
+
+    ProxyStats stats() {
+        return stats;
+    }
+
+    long nominalMicros() {
+        return nominalMicros;
+    }
+
+    boolean classicRejectAsError() {
+        return classicRejectAsError;
+    }
+
+    /** False with {@code sched.enabled: false}: the cache alone (the thesis's "DLC" row), requests forwarded at once. */
+    boolean scheduling() {
+        return scheduling;
+    }
+
+    boolean metaRejectAsError() {
+        return metaRejectAsError;
+    }
+
+    /** The deadline path's {@code stats} lines: local cache totals, then {@code locus_tenant:<id>:<field>}. */
+    public Map<String, String> statsLines() {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (cache != null) {
+            DeadlineCache dlc = cache.dlc();
+            m.put("locus_local_items", Long.toString(dlc.itemCount()));
+            m.put("locus_local_bytes", Long.toString(dlc.usedBytes()));
+            m.put("locus_local_capacity_bytes", Long.toString(dlc.capacityBytes()));
+            dlc.tenantStats().forEach((tenant, s) -> {
+                m.put("locus_local:" + tenant + ":bytes", Long.toString(s.bytes()));
+                m.put("locus_local:" + tenant + ":quota_bytes", Long.toString(s.quotaBytes()));
+                m.put("locus_local:" + tenant + ":evictions", Long.toString(s.evictions()));
+            });
+        } else {
+            m.put("locus_local_items", "0");
+            m.put("locus_local_bytes", "0");
+            m.put("locus_local_capacity_bytes", "0");
+        }
+        m.put("locus_reissues", reissues.toString());
+        m.put("locus_fills_coalesced", fillsCoalesced.toString());
+        metrics.appendStats(m);
+        return m;
+    }
 }

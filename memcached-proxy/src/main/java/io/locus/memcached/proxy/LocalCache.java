@@ -19,87 +19,87 @@ import java.nio.charset.StandardCharsets;
  * <p>Thread-safe: shared by all I/O threads.
  */
 final class LocalCache {
-  private static final int STRIPES = 1024;
+    private static final int STRIPES = 1024;
 
-  private final DeadlineCache dlc;
-  private final long maxTtlNanos;
-  private final Object[] locks = new Object[STRIPES];
-  private final long[] versions = new long[STRIPES];
-  private volatile long epoch;
+    private final DeadlineCache dlc;
+    private final long maxTtlNanos;
+    private final Object[] locks = new Object[STRIPES];
+    private final long[] versions = new long[STRIPES];
+    private volatile long epoch;
 
-  /**
-   * @param dlc the cache
-   * @param maxTtlNanos cap on a local copy's TTL in nanoseconds; 0 = the item's own TTL
-   */
-  LocalCache(DeadlineCache dlc, long maxTtlNanos) {
-    this.dlc = dlc;
-    this.maxTtlNanos = maxTtlNanos;
-    for (int i = 0; i < STRIPES; i++) {
-      locks[i] = new Object();
+    /**
+     * @param dlc the cache
+     * @param maxTtlNanos cap on a local copy's TTL in nanoseconds; 0 = the item's own TTL
+     */
+    LocalCache(DeadlineCache dlc, long maxTtlNanos) {
+        this.dlc = dlc;
+        this.maxTtlNanos = maxTtlNanos;
+        for (int i = 0; i < STRIPES; i++) {
+            locks[i] = new Object();
+        }
     }
-  }
 
-  DeadlineCache dlc() {
-    return dlc;
-  }
-
-  static byte[] bytes(String key) {
-    return key.getBytes(StandardCharsets.ISO_8859_1);
-  }
-
-  private static int stripe(byte[] key) {
-    int h = java.util.Arrays.hashCode(key);
-    return (h ^ (h >>> 16)) & (STRIPES - 1);
-  }
-
-  /** The item, or null; charged to {@code tenant}. */
-  CachedItem get(byte[] key, long deadlineNanos, String tenant) {
-    return dlc.get(key, deadlineNanos, tenant);
-  }
-
-  /** What a fill must present to {@link #fill}: the key's stripe version and the flush epoch, before sending. */
-  long versionOf(byte[] key) {
-    int s = stripe(key);
-    synchronized (locks[s]) {
-      return versions[s] * 1_000_003L + epoch;
+    DeadlineCache dlc() {
+        return dlc;
     }
-  }
 
-  /**
-   * Stores a value read from the backend unless the key was invalidated since {@code version} was taken.
-   *
-   * @param ttlNanos remaining TTL from the backend, or {@link DeadlineCache#NEVER_EXPIRES}
-   * @return true if stored
-   */
-  boolean fill(byte[] key, byte[] value, int clientFlags, long ttlNanos, long deadlineNanos, String tenant,
-      long version) {
-    long ttl = ttlNanos;
-    if (maxTtlNanos > 0 && (ttl == DeadlineCache.NEVER_EXPIRES || ttl > maxTtlNanos)) {
-      ttl = maxTtlNanos;
+    static byte[] bytes(String key) {
+        return key.getBytes(StandardCharsets.ISO_8859_1);
     }
-    int s = stripe(key);
-    synchronized (locks[s]) {
-      if (versions[s] * 1_000_003L + epoch != version) {
-        return false;
-      }
-      return dlc.set(key, value, clientFlags, ttl, 0, deadlineNanos, tenant);
-    }
-  }
 
-  /** Drops the local copy; call before forwarding a write and again after the backend answered it. */
-  void invalidate(byte[] key) {
-    int s = stripe(key);
-    synchronized (locks[s]) {
-      versions[s]++;
-      dlc.invalidate(key);
+    private static int stripe(byte[] key) {
+        int h = java.util.Arrays.hashCode(key);
+        return (h ^ (h >>> 16)) & (STRIPES - 1);
     }
-  }
 
-  /** {@code flush_all}: drops everything and discards fills in flight. */
-  void clear() {
-    synchronized (this) {
-      epoch++;
+    /** The item, or null; charged to {@code tenant}. */
+    CachedItem get(byte[] key, long deadlineNanos, String tenant) {
+        return dlc.get(key, deadlineNanos, tenant);
     }
-    dlc.clear();
-  }
+
+    /** What a fill must present to {@link #fill}: the key's stripe version and the flush epoch, before sending. */
+    long versionOf(byte[] key) {
+        int s = stripe(key);
+        synchronized (locks[s]) {
+            return versions[s] * 1_000_003L + epoch;
+        }
+    }
+
+    /**
+     * Stores a value read from the backend unless the key was invalidated since {@code version} was taken.
+     *
+     * @param ttlNanos remaining TTL from the backend, or {@link DeadlineCache#NEVER_EXPIRES}
+     * @return true if stored
+     */
+    boolean fill(
+            byte[] key, byte[] value, int clientFlags, long ttlNanos, long deadlineNanos, String tenant, long version) {
+        long ttl = ttlNanos;
+        if (maxTtlNanos > 0 && (ttl == DeadlineCache.NEVER_EXPIRES || ttl > maxTtlNanos)) {
+            ttl = maxTtlNanos;
+        }
+        int s = stripe(key);
+        synchronized (locks[s]) {
+            if (versions[s] * 1_000_003L + epoch != version) {
+                return false;
+            }
+            return dlc.set(key, value, clientFlags, ttl, 0, deadlineNanos, tenant);
+        }
+    }
+
+    /** Drops the local copy; call before forwarding a write and again after the backend answered it. */
+    void invalidate(byte[] key) {
+        int s = stripe(key);
+        synchronized (locks[s]) {
+            versions[s]++;
+            dlc.invalidate(key);
+        }
+    }
+
+    /** {@code flush_all}: drops everything and discards fills in flight. */
+    void clear() {
+        synchronized (this) {
+            epoch++;
+        }
+        dlc.clear();
+    }
 }

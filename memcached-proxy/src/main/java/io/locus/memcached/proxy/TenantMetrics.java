@@ -18,53 +18,53 @@ import java.util.concurrent.atomic.LongAdder;
  * {@value #OTHER}, so tenant names from untrusted {@code P} tokens cannot grow memory without bound. Thread-safe.
  */
 final class TenantMetrics {
-  static final int MAX_TENANTS = 256;
-  static final String OTHER = "other";
+    static final int MAX_TENANTS = 256;
+    static final String OTHER = "other";
 
-  /** The counters of one tenant. */
-  static final class Counters {
-    final LongAdder hits = new LongAdder();
-    final LongAdder misses = new LongAdder();
-    final LongAdder met = new LongAdder();
-    final LongAdder missed = new LongAdder();
-    final LongAdder rejected = new LongAdder();
-    final LongAdder requests = new LongAdder();
-    final AtomicLong queued = new AtomicLong();
-    final LatencyHistogram latency = new LatencyHistogram();
-  }
-
-  private final ConcurrentHashMap<String, Counters> byTenant = new ConcurrentHashMap<>();
-
-  Counters of(String tenant) {
-    Counters c = byTenant.get(tenant);
-    if (c != null) {
-      return c;
+    /** The counters of one tenant. */
+    static final class Counters {
+        final LongAdder hits = new LongAdder();
+        final LongAdder misses = new LongAdder();
+        final LongAdder met = new LongAdder();
+        final LongAdder missed = new LongAdder();
+        final LongAdder rejected = new LongAdder();
+        final LongAdder requests = new LongAdder();
+        final AtomicLong queued = new AtomicLong();
+        final LatencyHistogram latency = new LatencyHistogram();
     }
-    if (byTenant.size() >= MAX_TENANTS) {
-      return byTenant.computeIfAbsent(OTHER, t -> new Counters());
-    }
-    return byTenant.computeIfAbsent(tenant, t -> new Counters());
-  }
 
-  /** Tenant name → counters, sorted by name. */
-  Map<String, Counters> all() {
-    return new TreeMap<>(byTenant);
-  }
+    private final ConcurrentHashMap<String, Counters> byTenant = new ConcurrentHashMap<>();
 
-  /** The {@code stats} lines: {@code locus_tenant:<id>:<field>}. */
-  void appendStats(Map<String, String> out) {
-    for (Map.Entry<String, Counters> e : all().entrySet()) {
-      String p = "locus_tenant:" + e.getKey() + ":";
-      Counters c = e.getValue();
-      out.put(p + "requests", c.requests.toString());
-      out.put(p + "hits", c.hits.toString());
-      out.put(p + "misses", c.misses.toString());
-      out.put(p + "deadlines_met", c.met.toString());
-      out.put(p + "deadlines_missed", c.missed.toString());
-      out.put(p + "rejected", c.rejected.toString());
-      out.put(p + "queue_depth", Long.toString(c.queued.get()));
-      out.put(p + "latency_p50_us", Long.toString(c.latency.quantileMicros(0.50)));
-      out.put(p + "latency_p99_us", Long.toString(c.latency.quantileMicros(0.99)));
+    Counters of(String tenant) {
+        Counters c = byTenant.get(tenant);
+        if (c != null) {
+            return c;
+        }
+        if (byTenant.size() >= MAX_TENANTS) {
+            return byTenant.computeIfAbsent(OTHER, t -> new Counters());
+        }
+        return byTenant.computeIfAbsent(tenant, t -> new Counters());
     }
-  }
+
+    /** Tenant name → counters, sorted by name. */
+    Map<String, Counters> all() {
+        return new TreeMap<>(byTenant);
+    }
+
+    /** The {@code stats} lines: {@code locus_tenant:<id>:<field>}. */
+    void appendStats(Map<String, String> out) {
+        for (Map.Entry<String, Counters> e : all().entrySet()) {
+            String p = "locus_tenant:" + e.getKey() + ":";
+            Counters c = e.getValue();
+            out.put(p + "requests", c.requests.toString());
+            out.put(p + "hits", c.hits.toString());
+            out.put(p + "misses", c.misses.toString());
+            out.put(p + "deadlines_met", c.met.toString());
+            out.put(p + "deadlines_missed", c.missed.toString());
+            out.put(p + "rejected", c.rejected.toString());
+            out.put(p + "queue_depth", Long.toString(c.queued.get()));
+            out.put(p + "latency_p50_us", Long.toString(c.latency.quantileMicros(0.50)));
+            out.put(p + "latency_p99_us", Long.toString(c.latency.quantileMicros(0.99)));
+        }
+    }
 }

@@ -22,78 +22,78 @@ import org.slf4j.LoggerFactory;
  * compared, not the modification time, so two edits within one timestamp tick are not missed.
  */
 public final class TenantReloader implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(TenantReloader.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TenantReloader.class);
 
-  private final Path file;
-  private final ProxyServer server;
-  private final ScheduledExecutorService poller;
-  private byte[] lastContent;
+    private final Path file;
+    private final ProxyServer server;
+    private final ScheduledExecutorService poller;
+    private byte[] lastContent;
 
-  /**
-   * @param intervalMicros polling period in µs; 0 = no polling (SIGHUP or {@link #reload()} only)
-   */
-  public TenantReloader(Path file, ProxyServer server, long intervalMicros) {
-    this.file = file;
-    this.server = server;
-    this.lastContent = read();
-    if (intervalMicros > 0) {
-      poller = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "locus-config-watch");
-        t.setDaemon(true);
-        return t;
-      });
-      poller.scheduleWithFixedDelay(this::reloadIfChanged, intervalMicros, intervalMicros, TimeUnit.MICROSECONDS);
-    } else {
-      poller = null;
+    /**
+     * @param intervalMicros polling period in µs; 0 = no polling (SIGHUP or {@link #reload()} only)
+     */
+    public TenantReloader(Path file, ProxyServer server, long intervalMicros) {
+        this.file = file;
+        this.server = server;
+        this.lastContent = read();
+        if (intervalMicros > 0) {
+            poller = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "locus-config-watch");
+                t.setDaemon(true);
+                return t;
+            });
+            poller.scheduleWithFixedDelay(this::reloadIfChanged, intervalMicros, intervalMicros, TimeUnit.MICROSECONDS);
+        } else {
+            poller = null;
+        }
     }
-  }
 
-  /** Reloads on SIGHUP (the usual signal for "re-read your configuration"). */
-  public void onSighup() {
-    sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> {
-      LOG.info("SIGHUP: re-reading {}", file);
-      reload();
-    });
-  }
-
-  private byte[] read() {
-    try {
-      return Files.readAllBytes(file);
-    } catch (IOException e) {
-      return null;
+    /** Reloads on SIGHUP (the usual signal for "re-read your configuration"). */
+    public void onSighup() {
+        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> {
+            LOG.info("SIGHUP: re-reading {}", file);
+            reload();
+        });
     }
-  }
 
-  private synchronized void reloadIfChanged() {
-    byte[] now = read();
-    if (now != null && !Arrays.equals(now, lastContent)) {
-      LOG.info("{} changed: re-reading it", file);
-      reload();
+    private byte[] read() {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            return null;
+        }
     }
-  }
 
-  /**
-   * Re-reads the file and applies its tenants.
-   *
-   * @return true if applied; false if the file could not be read or is invalid (the old tenants stay)
-   */
-  public synchronized boolean reload() {
-    lastContent = read();
-    ProxyConfig fresh;
-    try {
-      fresh = ConfigLoader.load(file);
-    } catch (ConfigException e) {
-      LOG.error("configuration reload of {} refused, keeping the running tenants: {}", file, e.getMessage());
-      return false;
+    private synchronized void reloadIfChanged() {
+        byte[] now = read();
+        if (now != null && !Arrays.equals(now, lastContent)) {
+            LOG.info("{} changed: re-reading it", file);
+            reload();
+        }
     }
-    server.reloadTenants(fresh);
-    return true;
-  }
 
-  @Override
-  public void close() {
-    if (poller != null) {
-      poller.shutdownNow();
+    /**
+     * Re-reads the file and applies its tenants.
+     *
+     * @return true if applied; false if the file could not be read or is invalid (the old tenants stay)
+     */
+    public synchronized boolean reload() {
+        lastContent = read();
+        ProxyConfig fresh;
+        try {
+            fresh = ConfigLoader.load(file);
+        } catch (ConfigException e) {
+            LOG.error("configuration reload of {} refused, keeping the running tenants: {}", file, e.getMessage());
+            return false;
+        }
+        server.reloadTenants(fresh);
+        return true;
     }
-  }
+
+    @Override
+    public void close() {
+        if (poller != null) {
+            poller.shutdownNow();
+        }
+    }
 }

@@ -3,8 +3,8 @@ package io.locus.memcached.proxy;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
-import io.netty.channel.epoll.EpollMode;
 import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollMode;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -20,36 +20,36 @@ import java.util.concurrent.ThreadFactory;
  * transport, so every choice is made here once.
  */
 final class Transport {
-  static final boolean EPOLL = !"nio".equals(System.getProperty("locus.transport")) && Epoll.isAvailable();
+    static final boolean EPOLL = !"nio".equals(System.getProperty("locus.transport")) && Epoll.isAvailable();
 
-  private Transport() {}
+    private Transport() {}
 
-  static EventLoopGroup group(int threads, ThreadFactory factory) {
-    return EPOLL ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
-  }
+    static EventLoopGroup group(int threads, ThreadFactory factory) {
+        return EPOLL ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
+    }
 
-  static Class<? extends ServerSocketChannel> serverChannel() {
-    return EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-  }
+    static Class<? extends ServerSocketChannel> serverChannel() {
+        return EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
 
-  static Class<? extends SocketChannel> clientChannel() {
-    return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
-  }
+    static Class<? extends SocketChannel> clientChannel() {
+        return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
 
-  /**
-   * Level-triggered epoll on every proxy socket. Why: in edge-triggered mode Netty must read again after every read
-   * that returned bytes, until the socket says EAGAIN; a memcached request or reply almost always fits one read, so
-   * that is one wasted system call per readiness event on each side of the proxy.
-   */
-  static <B extends io.netty.bootstrap.AbstractBootstrap<B, ?>> B levelTriggered(B bootstrap) {
-    return EPOLL ? bootstrap.option(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED) : bootstrap;
-  }
+    /**
+     * Level-triggered epoll on every proxy socket. Why: in edge-triggered mode Netty must read again after every read
+     * that returned bytes, until the socket says EAGAIN; a memcached request or reply almost always fits one read, so
+     * that is one wasted system call per readiness event on each side of the proxy.
+     */
+    static <B extends io.netty.bootstrap.AbstractBootstrap<B, ?>> B levelTriggered(B bootstrap) {
+        return EPOLL ? bootstrap.option(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED) : bootstrap;
+    }
 
-  static io.netty.bootstrap.ServerBootstrap levelTriggeredChildren(io.netty.bootstrap.ServerBootstrap bootstrap) {
-    return EPOLL ? bootstrap.childOption(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED) : bootstrap;
-  }
+    static io.netty.bootstrap.ServerBootstrap levelTriggeredChildren(io.netty.bootstrap.ServerBootstrap bootstrap) {
+        return EPOLL ? bootstrap.childOption(EpollChannelOption.EPOLL_MODE, EpollMode.LEVEL_TRIGGERED) : bootstrap;
+    }
 
-  static String name() {
-    return EPOLL ? "epoll" : "nio";
-  }
+    static String name() {
+        return EPOLL ? "epoll" : "nio";
+    }
 }

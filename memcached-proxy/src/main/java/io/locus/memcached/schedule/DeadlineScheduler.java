@@ -57,8 +57,8 @@ public final class DeadlineScheduler<T> {
      * @param nanoClock monotonic clock in nanoseconds
      * @param listener receives dispatched and expired tickets
      */
-    public DeadlineScheduler(SchedulerConfig config, ServiceLevels levels, LongSupplier nanoClock,
-            TicketListener<T> listener) {
+    public DeadlineScheduler(
+            SchedulerConfig config, ServiceLevels levels, LongSupplier nanoClock, TicketListener<T> listener) {
         this.config = config;
         this.admission = new AdmissionController(config);
         this.levels = levels;
@@ -87,7 +87,8 @@ public final class DeadlineScheduler<T> {
     public Decision<T> offer(TicketRequest request, T payload) {
         long now = nanoClock.getAsLong();
         Decision<T> d = decide(request, now);
-        if (d.admitted() && request.hard()
+        if (d.admitted()
+                && request.hard()
                 && !levels.tryAcquireUrgent(request.tenant(), request.deadlineNanos(), now)) {
             d = Decision.reject(RejectReason.TENANT_QUOTA, d.predictedFinishNanos());
         }
@@ -97,8 +98,8 @@ public final class DeadlineScheduler<T> {
         if (!d.admitted()) {
             return d;
         }
-        Ticket<T> ticket = new Ticket<>(request, payload, absoluteDeadline(request), nextSequence++,
-                d.predictedFinishNanos());
+        Ticket<T> ticket =
+                new Ticket<>(request, payload, absoluteDeadline(request), nextSequence++, d.predictedFinishNanos());
         insertAt(insertionIndex(ticket.deadlineAtNanos()), ticket);
         pump(now);
         return Decision.admit(d.predictedFinishNanos(), ticket);

@@ -17,8 +17,7 @@ import java.util.random.RandomGenerator;
  * DeadlineScheduler#offer} re-runs admission, so a state change in between is caught, not ignored.
  */
 public final class ReplicaChoice {
-    private ReplicaChoice() {
-    }
+    private ReplicaChoice() {}
 
     /**
      * The outcome of a choice.
@@ -27,7 +26,7 @@ public final class ReplicaChoice {
      * @param evaluation the winner's evaluation, or the best rejection
      * @param <T> payload type
      */
-    public record Choice<T>(int index, Decision<T> evaluation) { }
+    public record Choice<T>(int index, Decision<T> evaluation) {}
 
     /**
      * Picks up to two distinct candidates uniformly at random from {@code replicas}.

@@ -27,9 +27,22 @@ import java.time.Duration;
  *     false in paper mode)
  * @param epoch length of the feedback epoch (1 s)
  */
-public record SchedulerConfig(int window, int maxDemotions, int maxQueue, Duration guard, double targetMiss,
-        double quantile, double kappaMin, double kappaMax, double ewmaAlpha, int sampleWindow, int coldStartSamples,
-        Duration initialServiceEstimate, Duration bestEffortNominalDeadline, boolean dropExpired, Duration epoch) {
+public record SchedulerConfig(
+        int window,
+        int maxDemotions,
+        int maxQueue,
+        Duration guard,
+        double targetMiss,
+        double quantile,
+        double kappaMin,
+        double kappaMax,
+        double ewmaAlpha,
+        int sampleWindow,
+        int coldStartSamples,
+        Duration initialServiceEstimate,
+        Duration bestEffortNominalDeadline,
+        boolean dropExpired,
+        Duration epoch) {
 
     /**
      * @throws IllegalArgumentException naming the key, the actual value and the expected range
@@ -51,8 +64,8 @@ public record SchedulerConfig(int window, int maxDemotions, int maxQueue, Durati
             throw new IllegalArgumentException("admission.quantile " + quantile + " (expected: in (0, 1])");
         }
         if (!(kappaMin > 0 && kappaMin <= 1 && kappaMax >= 1)) {
-            throw new IllegalArgumentException("admission.kappa range [" + kappaMin + ", " + kappaMax
-                    + "] (expected: 0 < min <= 1 <= max)");
+            throw new IllegalArgumentException(
+                    "admission.kappa range [" + kappaMin + ", " + kappaMax + "] (expected: 0 < min <= 1 <= max)");
         }
         if (!(ewmaAlpha > 0 && ewmaAlpha <= 1)) {
             throw new IllegalArgumentException("ewma alpha " + ewmaAlpha + " (expected: in (0, 1])");
@@ -67,15 +80,29 @@ public record SchedulerConfig(int window, int maxDemotions, int maxQueue, Durati
 
     private static void requirePositive(String key, Duration value, boolean zeroAllowed) {
         if (value == null || value.isNegative() || (!zeroAllowed && value.isZero())) {
-            throw new IllegalArgumentException(key + " " + value + " (expected: "
-                    + (zeroAllowed ? ">= 0" : "> 0") + ")");
+            throw new IllegalArgumentException(
+                    key + " " + value + " (expected: " + (zeroAllowed ? ">= 0" : "> 0") + ")");
         }
     }
 
     /** The spec defaults (§4.9): enhanced mode, W = 8. */
     public static SchedulerConfig defaults() {
-        return new SchedulerConfig(8, 16, 1024, Duration.ofNanos(100_000), 0.10, 0.90, 0.5, 4.0, 0.2, 512, 32,
-                Duration.ofNanos(500_000), Duration.ofSeconds(1), true, Duration.ofSeconds(1));
+        return new SchedulerConfig(
+                8,
+                16,
+                1024,
+                Duration.ofNanos(100_000),
+                0.10,
+                0.90,
+                0.5,
+                4.0,
+                0.2,
+                512,
+                32,
+                Duration.ofNanos(500_000),
+                Duration.ofSeconds(1),
+                true,
+                Duration.ofSeconds(1));
     }
 
     /** Paper mode: one ticket in flight per backend [MF L450], no early drop. */
@@ -85,42 +112,121 @@ public record SchedulerConfig(int window, int maxDemotions, int maxQueue, Durati
 
     /** A copy with another window. */
     public SchedulerConfig withWindow(int newWindow) {
-        return new SchedulerConfig(newWindow, maxDemotions, maxQueue, guard, targetMiss, quantile, kappaMin, kappaMax,
-                ewmaAlpha, sampleWindow, coldStartSamples, initialServiceEstimate, bestEffortNominalDeadline,
-                dropExpired, epoch);
+        return new SchedulerConfig(
+                newWindow,
+                maxDemotions,
+                maxQueue,
+                guard,
+                targetMiss,
+                quantile,
+                kappaMin,
+                kappaMax,
+                ewmaAlpha,
+                sampleWindow,
+                coldStartSamples,
+                initialServiceEstimate,
+                bestEffortNominalDeadline,
+                dropExpired,
+                epoch);
     }
 
     /** A copy with another demotion bound. */
     public SchedulerConfig withMaxDemotions(int newK) {
-        return new SchedulerConfig(window, newK, maxQueue, guard, targetMiss, quantile, kappaMin, kappaMax,
-                ewmaAlpha, sampleWindow, coldStartSamples, initialServiceEstimate, bestEffortNominalDeadline,
-                dropExpired, epoch);
+        return new SchedulerConfig(
+                window,
+                newK,
+                maxQueue,
+                guard,
+                targetMiss,
+                quantile,
+                kappaMin,
+                kappaMax,
+                ewmaAlpha,
+                sampleWindow,
+                coldStartSamples,
+                initialServiceEstimate,
+                bestEffortNominalDeadline,
+                dropExpired,
+                epoch);
     }
 
     /** A copy with another queue bound. */
     public SchedulerConfig withMaxQueue(int newMaxQueue) {
-        return new SchedulerConfig(window, maxDemotions, newMaxQueue, guard, targetMiss, quantile, kappaMin,
-                kappaMax, ewmaAlpha, sampleWindow, coldStartSamples, initialServiceEstimate,
-                bestEffortNominalDeadline, dropExpired, epoch);
+        return new SchedulerConfig(
+                window,
+                maxDemotions,
+                newMaxQueue,
+                guard,
+                targetMiss,
+                quantile,
+                kappaMin,
+                kappaMax,
+                ewmaAlpha,
+                sampleWindow,
+                coldStartSamples,
+                initialServiceEstimate,
+                bestEffortNominalDeadline,
+                dropExpired,
+                epoch);
     }
 
     /** A copy with another miss target; the quantile follows as 1 - target (spec §4.9). */
     public SchedulerConfig withTargetMiss(double newTarget) {
-        return new SchedulerConfig(window, maxDemotions, maxQueue, guard, newTarget, 1 - newTarget, kappaMin,
-                kappaMax, ewmaAlpha, sampleWindow, coldStartSamples, initialServiceEstimate,
-                bestEffortNominalDeadline, dropExpired, epoch);
+        return new SchedulerConfig(
+                window,
+                maxDemotions,
+                maxQueue,
+                guard,
+                newTarget,
+                1 - newTarget,
+                kappaMin,
+                kappaMax,
+                ewmaAlpha,
+                sampleWindow,
+                coldStartSamples,
+                initialServiceEstimate,
+                bestEffortNominalDeadline,
+                dropExpired,
+                epoch);
     }
 
     /** A copy with another cold-start estimate. */
     public SchedulerConfig withInitialServiceEstimate(Duration estimate) {
-        return new SchedulerConfig(window, maxDemotions, maxQueue, guard, targetMiss, quantile, kappaMin, kappaMax,
-                ewmaAlpha, sampleWindow, coldStartSamples, estimate, bestEffortNominalDeadline, dropExpired, epoch);
+        return new SchedulerConfig(
+                window,
+                maxDemotions,
+                maxQueue,
+                guard,
+                targetMiss,
+                quantile,
+                kappaMin,
+                kappaMax,
+                ewmaAlpha,
+                sampleWindow,
+                coldStartSamples,
+                estimate,
+                bestEffortNominalDeadline,
+                dropExpired,
+                epoch);
     }
 
     /** A copy with early drop of expired hard tickets switched on or off. */
     public SchedulerConfig withDropExpired(boolean drop) {
-        return new SchedulerConfig(window, maxDemotions, maxQueue, guard, targetMiss, quantile, kappaMin, kappaMax,
-                ewmaAlpha, sampleWindow, coldStartSamples, initialServiceEstimate, bestEffortNominalDeadline, drop,
+        return new SchedulerConfig(
+                window,
+                maxDemotions,
+                maxQueue,
+                guard,
+                targetMiss,
+                quantile,
+                kappaMin,
+                kappaMax,
+                ewmaAlpha,
+                sampleWindow,
+                coldStartSamples,
+                initialServiceEstimate,
+                bestEffortNominalDeadline,
+                drop,
                 epoch);
     }
 }

@@ -51,12 +51,19 @@ public final class ServiceLevels {
      * @param epoch controller period
      * @throws IllegalArgumentException on a duplicate tenant or a non-positive duration
      */
-    public ServiceLevels(Collection<TenantServiceLevel> tenantPolicies, ServiceLevel defaultLevel, Duration urgentThreshold,
+    public ServiceLevels(
+            Collection<TenantServiceLevel> tenantPolicies,
+            ServiceLevel defaultLevel,
+            Duration urgentThreshold,
             Duration epoch) {
-        if (defaultLevel == null || urgentThreshold == null || urgentThreshold.isNegative() || epoch == null
-                || epoch.isNegative() || epoch.isZero()) {
-            throw new IllegalArgumentException("default level " + defaultLevel + ", urgent threshold "
-                    + urgentThreshold + ", epoch " + epoch + " (expected: a level, >= 0, > 0)");
+        if (defaultLevel == null
+                || urgentThreshold == null
+                || urgentThreshold.isNegative()
+                || epoch == null
+                || epoch.isNegative()
+                || epoch.isZero()) {
+            throw new IllegalArgumentException("default level " + defaultLevel + ", urgent threshold " + urgentThreshold
+                    + ", epoch " + epoch + " (expected: a level, >= 0, > 0)");
         }
         for (TenantServiceLevel p : tenantPolicies) {
             if (policies.put(p.tenant(), p) != null) {
@@ -75,8 +82,8 @@ public final class ServiceLevels {
 
     /** No tenant policies: everybody is {@link ServiceLevel#GOLD} without urgent limits (paper behaviour). */
     public static ServiceLevels unrestricted() {
-        return new ServiceLevels(java.util.List.of(), ServiceLevel.GOLD, DEFAULT_URGENT_THRESHOLD,
-                Duration.ofSeconds(1));
+        return new ServiceLevels(
+                java.util.List.of(), ServiceLevel.GOLD, DEFAULT_URGENT_THRESHOLD, Duration.ofSeconds(1));
     }
 
     /** The level of a tenant. */
@@ -116,7 +123,8 @@ public final class ServiceLevels {
      * @return true if the background fetch may be issued
      */
     public synchronized boolean tryAcquireReissue(String tenant, long nowNanos) {
-        return reissueBuckets.computeIfAbsent(tenant, t -> new TokenBucket(REISSUE_RATE_PER_SECOND, REISSUE_BURST))
+        return reissueBuckets
+                .computeIfAbsent(tenant, t -> new TokenBucket(REISSUE_RATE_PER_SECOND, REISSUE_BURST))
                 .tryAcquire(nowNanos);
     }
 
@@ -142,8 +150,11 @@ public final class ServiceLevels {
         boolean higherExceeded = false;
         for (ServiceLevel level : ServiceLevel.values()) { // highest level first
             double k = kappaLevel.get(level);
-            kappaLevel.put(level, higherExceeded ? Math.min(KAPPA_LEVEL_MAX, k * 1.10)
-                    : Math.max(level.initialKappaLevel(), k / 1.05));
+            kappaLevel.put(
+                    level,
+                    higherExceeded
+                            ? Math.min(KAPPA_LEVEL_MAX, k * 1.10)
+                            : Math.max(level.initialKappaLevel(), k / 1.05));
             long[] counts = epochCounts.get(level);
             if (counts[0] > 0 && (double) counts[1] / counts[0] > level.maxRejectFraction()) {
                 higherExceeded = true;

@@ -8,7 +8,13 @@ package io.locus.memcached.schedule;
  */
 public final class Ticket<T> {
     /** Life cycle of a ticket; every ticket ends in exactly one of the last three states. */
-    public enum State { QUEUED, DISPATCHED, COMPLETED, CANCELLED, EXPIRED }
+    public enum State {
+        QUEUED,
+        DISPATCHED,
+        COMPLETED,
+        CANCELLED,
+        EXPIRED
+    }
 
     private final TicketRequest request;
     private final T payload;
@@ -81,7 +87,7 @@ public final class Ticket<T> {
 
     @Override
     public String toString() {
-        return "Ticket[" + request.tenant() + " #" + sequence + " " + (hard() ? "hard" : "best-effort")
-                + " D=" + deadlineAtNanos + " " + state + " demotions=" + demotions + "]";
+        return "Ticket[" + request.tenant() + " #" + sequence + " " + (hard() ? "hard" : "best-effort") + " D="
+                + deadlineAtNanos + " " + state + " demotions=" + demotions + "]";
     }
 }

@@ -16,7 +16,10 @@ public record TicketRequest(String tenant, Kind kind, boolean hard, long arrival
     public static final long NO_DEADLINE = -1;
 
     /** The operation the ticket stands for. */
-    public enum Kind { READ, WRITE }
+    public enum Kind {
+        READ,
+        WRITE
+    }
 
     /**
      * @throws IllegalArgumentException if the tenant or kind is missing, or the deadline is not positive

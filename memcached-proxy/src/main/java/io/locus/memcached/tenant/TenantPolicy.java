@@ -16,25 +16,31 @@ import java.util.Set;
  * @param deadlineRules key-prefix deadline rules
  * @param nominalMicros {@code be.nominal_deadline} in microseconds, the global default (best-effort)
  */
-public record TenantPolicy(char tenantToken, char deadlineToken, boolean trustTenantToken, boolean authEnabled,
-    Map<String, Set<String>> allowedTenants, List<TenantSpec> tenants, List<DeadlineRule> deadlineRules,
-    long nominalMicros) {
+public record TenantPolicy(
+        char tenantToken,
+        char deadlineToken,
+        boolean trustTenantToken,
+        boolean authEnabled,
+        Map<String, Set<String>> allowedTenants,
+        List<TenantSpec> tenants,
+        List<DeadlineRule> deadlineRules,
+        long nominalMicros) {
 
-  public TenantPolicy {
-    if (tenantToken == deadlineToken) {
-      throw new IllegalArgumentException("hints.tenant_token and hints.deadline_token are both '" + tenantToken
-          + "' (expected: two different letters)");
+    public TenantPolicy {
+        if (tenantToken == deadlineToken) {
+            throw new IllegalArgumentException("hints.tenant_token and hints.deadline_token are both '" + tenantToken
+                    + "' (expected: two different letters)");
+        }
+        allowedTenants = Map.copyOf(allowedTenants);
+        tenants = List.copyOf(tenants);
+        deadlineRules = List.copyOf(deadlineRules);
+        if (nominalMicros <= 0) {
+            throw new IllegalArgumentException("be.nominal_deadline " + nominalMicros + " us (expected: > 0)");
+        }
     }
-    allowedTenants = Map.copyOf(allowedTenants);
-    tenants = List.copyOf(tenants);
-    deadlineRules = List.copyOf(deadlineRules);
-    if (nominalMicros <= 0) {
-      throw new IllegalArgumentException("be.nominal_deadline " + nominalMicros + " us (expected: > 0)");
-    }
-  }
 
-  /** Defaults: {@code P}/{@code L}, trusted, no auth, no tenants or rules, 1 s nominal deadline. */
-  public static TenantPolicy defaults() {
-    return new TenantPolicy('P', 'L', true, false, Map.of(), List.of(), List.of(), 1_000_000);
-  }
+    /** Defaults: {@code P}/{@code L}, trusted, no auth, no tenants or rules, 1 s nominal deadline. */
+    public static TenantPolicy defaults() {
+        return new TenantPolicy('P', 'L', true, false, Map.of(), List.of(), List.of(), 1_000_000);
+    }
 }

@@ -20,130 +20,133 @@ import java.util.Set;
  * <p>Immutable and thread-safe once built.
  */
 public final class TenantResolver {
-  /** The tenant of requests nothing else names. */
-  public static final String DEFAULT_TENANT = "default";
+    /** The tenant of requests nothing else names. */
+    public static final String DEFAULT_TENANT = "default";
 
-  private final TenantPolicy policy;
-  private final PrefixMap<TenantSpec> tenantByPrefix = new PrefixMap<>();
-  private final PrefixMap<Deadline> deadlineByPrefix = new PrefixMap<>();
-  private final java.util.Map<String, TenantSpec> tenantById = new java.util.HashMap<>();
+    private final TenantPolicy policy;
+    private final PrefixMap<TenantSpec> tenantByPrefix = new PrefixMap<>();
+    private final PrefixMap<Deadline> deadlineByPrefix = new PrefixMap<>();
+    private final java.util.Map<String, TenantSpec> tenantById = new java.util.HashMap<>();
 
-  /** @throws IllegalArgumentException if two tenants or two rules claim the same prefix, or an id repeats */
-  public TenantResolver(TenantPolicy policy) {
-    this.policy = policy;
-    for (TenantSpec t : policy.tenants()) {
-      if (tenantById.put(t.id(), t) != null) {
-        throw new IllegalArgumentException("tenant id \"" + t.id() + "\" defined twice (expected: unique ids)");
-      }
-      for (String p : t.prefixes()) {
-        tenantByPrefix.put(p, t);
-      }
-    }
-    for (DeadlineRule r : policy.deadlineRules()) {
-      deadlineByPrefix.put(r.prefix(), r.deadline());
-    }
-  }
-
-  public TenantPolicy policy() {
-    return policy;
-  }
-
-  /**
-   * Resolves one request.
-   *
-   * @param key the request's key (the first key of a multi-get), or null
-   * @param metaFlags the meta flags after the key (and after the datalen of {@code ms}); empty for classic commands
-   * @throws HintException for a repeated or malformed hint token, or a tenant the user may not use
-   */
-  public Resolution resolve(Session session, String key, List<String> metaFlags) throws HintException {
-    String tenantToken = null;
-    String deadlineToken = null;
-    List<String> forwarded = metaFlags.isEmpty() ? List.of() : new ArrayList<>(metaFlags.size());
-    for (String flag : metaFlags) {
-      char c = flag.charAt(0);
-      if (c == policy.tenantToken()) {
-        if (tenantToken != null) {
-          throw new HintException("CLIENT_ERROR duplicate flag", "two tenant tokens: " + tenantToken + " and " + flag);
+    /** @throws IllegalArgumentException if two tenants or two rules claim the same prefix, or an id repeats */
+    public TenantResolver(TenantPolicy policy) {
+        this.policy = policy;
+        for (TenantSpec t : policy.tenants()) {
+            if (tenantById.put(t.id(), t) != null) {
+                throw new IllegalArgumentException("tenant id \"" + t.id() + "\" defined twice (expected: unique ids)");
+            }
+            for (String p : t.prefixes()) {
+                tenantByPrefix.put(p, t);
+            }
         }
-        tenantToken = flag.substring(1);
-      } else if (c == policy.deadlineToken()) {
-        if (deadlineToken != null) {
-          throw new HintException("CLIENT_ERROR duplicate flag", "two deadline tokens: " + deadlineToken + " and "
-              + flag);
+        for (DeadlineRule r : policy.deadlineRules()) {
+            deadlineByPrefix.put(r.prefix(), r.deadline());
         }
-        deadlineToken = flag.substring(1);
-      } else {
-        forwarded.add(flag);
-      }
     }
-    TenantSpec byPrefix = key == null ? null : tenantByPrefix.longestPrefixOf(key);
-    String tenant = resolveTenant(session, tenantToken, byPrefix);
-    Deadline deadline = resolveDeadline(session, deadlineToken, key, tenant);
-    return new Resolution(tenant, deadline, forwarded);
-  }
 
-  private String resolveTenant(Session session, String token, TenantSpec byPrefix) throws HintException {
-    if (token != null && !TenantSpec.isValidId(token)) {
-      throw new HintException(Deadline.BAD_TOKEN, "tenant token \"" + token
-          + "\" (expected: 1..64 of A-Z a-z 0-9 . _ -)");
+    public TenantPolicy policy() {
+        return policy;
     }
-    if (policy.authEnabled() && session.user() != null) {
-      if (token != null && !token.equals(session.user())) {
-        checkAllowed(session.user(), token);
-        return token;
-      }
-      return session.user();
-    }
-    if (token != null && policy.trustTenantToken()) {
-      return token;
-    }
-    if (session.contextTenant() != null) {
-      return session.contextTenant();
-    }
-    if (byPrefix != null) {
-      return byPrefix.id();
-    }
-    return session.listenerTenant() != null ? session.listenerTenant() : DEFAULT_TENANT;
-  }
 
-  /**
-   * Checks that an authenticated user may act as {@code tenant} (also used by {@code dlctx tenant=...}).
-   *
-   * @throws HintException {@code CLIENT_ERROR tenant not allowed} if not
-   */
-  public void checkAllowed(String user, String tenant) throws HintException {
-    if (tenant.equals(user)) {
-      return;
+    /**
+     * Resolves one request.
+     *
+     * @param key the request's key (the first key of a multi-get), or null
+     * @param metaFlags the meta flags after the key (and after the datalen of {@code ms}); empty for classic commands
+     * @throws HintException for a repeated or malformed hint token, or a tenant the user may not use
+     */
+    public Resolution resolve(Session session, String key, List<String> metaFlags) throws HintException {
+        String tenantToken = null;
+        String deadlineToken = null;
+        List<String> forwarded = metaFlags.isEmpty() ? List.of() : new ArrayList<>(metaFlags.size());
+        for (String flag : metaFlags) {
+            char c = flag.charAt(0);
+            if (c == policy.tenantToken()) {
+                if (tenantToken != null) {
+                    throw new HintException(
+                            "CLIENT_ERROR duplicate flag", "two tenant tokens: " + tenantToken + " and " + flag);
+                }
+                tenantToken = flag.substring(1);
+            } else if (c == policy.deadlineToken()) {
+                if (deadlineToken != null) {
+                    throw new HintException(
+                            "CLIENT_ERROR duplicate flag", "two deadline tokens: " + deadlineToken + " and " + flag);
+                }
+                deadlineToken = flag.substring(1);
+            } else {
+                forwarded.add(flag);
+            }
+        }
+        TenantSpec byPrefix = key == null ? null : tenantByPrefix.longestPrefixOf(key);
+        String tenant = resolveTenant(session, tenantToken, byPrefix);
+        Deadline deadline = resolveDeadline(session, deadlineToken, key, tenant);
+        return new Resolution(tenant, deadline, forwarded);
     }
-    Set<String> allowed = policy.allowedTenants().getOrDefault(user, Set.of());
-    if (!allowed.contains(tenant)) {
-      throw new HintException("CLIENT_ERROR tenant not allowed", "user \"" + user + "\" named tenant \"" + tenant
-          + "\" (expected: one of " + allowed + " or itself)");
-    }
-  }
 
-  private Deadline resolveDeadline(Session session, String token, String key, String tenant) throws HintException {
-    if (token != null) {
-      try {
-        return Deadline.parse(token);
-      } catch (IllegalArgumentException e) {
-        throw new HintException(Deadline.BAD_TOKEN, e.getMessage());
-      }
+    private String resolveTenant(Session session, String token, TenantSpec byPrefix) throws HintException {
+        if (token != null && !TenantSpec.isValidId(token)) {
+            throw new HintException(
+                    Deadline.BAD_TOKEN, "tenant token \"" + token + "\" (expected: 1..64 of A-Z a-z 0-9 . _ -)");
+        }
+        if (policy.authEnabled() && session.user() != null) {
+            if (token != null && !token.equals(session.user())) {
+                checkAllowed(session.user(), token);
+                return token;
+            }
+            return session.user();
+        }
+        if (token != null && policy.trustTenantToken()) {
+            return token;
+        }
+        if (session.contextTenant() != null) {
+            return session.contextTenant();
+        }
+        if (byPrefix != null) {
+            return byPrefix.id();
+        }
+        return session.listenerTenant() != null ? session.listenerTenant() : DEFAULT_TENANT;
     }
-    if (session.contextDeadline() != null) {
-      return session.contextDeadline();
+
+    /**
+     * Checks that an authenticated user may act as {@code tenant} (also used by {@code dlctx tenant=...}).
+     *
+     * @throws HintException {@code CLIENT_ERROR tenant not allowed} if not
+     */
+    public void checkAllowed(String user, String tenant) throws HintException {
+        if (tenant.equals(user)) {
+            return;
+        }
+        Set<String> allowed = policy.allowedTenants().getOrDefault(user, Set.of());
+        if (!allowed.contains(tenant)) {
+            throw new HintException(
+                    "CLIENT_ERROR tenant not allowed",
+                    "user \"" + user + "\" named tenant \"" + tenant + "\" (expected: one of " + allowed
+                            + " or itself)");
+        }
     }
-    Deadline byRule = key == null ? null : deadlineByPrefix.longestPrefixOf(key);
-    if (byRule != null) {
-      return byRule;
+
+    private Deadline resolveDeadline(Session session, String token, String key, String tenant) throws HintException {
+        if (token != null) {
+            try {
+                return Deadline.parse(token);
+            } catch (IllegalArgumentException e) {
+                throw new HintException(Deadline.BAD_TOKEN, e.getMessage());
+            }
+        }
+        if (session.contextDeadline() != null) {
+            return session.contextDeadline();
+        }
+        Deadline byRule = key == null ? null : deadlineByPrefix.longestPrefixOf(key);
+        if (byRule != null) {
+            return byRule;
+        }
+        TenantSpec spec = tenantById.get(tenant);
+        if (spec != null && spec.defaultDeadline() != null) {
+            return spec.defaultDeadline();
+        }
+        if (session.listenerDeadline() != null) {
+            return session.listenerDeadline();
+        }
+        return Deadline.bestEffort(policy.nominalMicros());
     }
-    TenantSpec spec = tenantById.get(tenant);
-    if (spec != null && spec.defaultDeadline() != null) {
-      return spec.defaultDeadline();
-    }
-    if (session.listenerDeadline() != null) {
-      return session.listenerDeadline();
-    }
-    return Deadline.bestEffort(policy.nominalMicros());
-  }
 }

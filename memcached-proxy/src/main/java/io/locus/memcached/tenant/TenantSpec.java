@@ -13,24 +13,24 @@ import java.util.regex.Pattern;
  * @param defaultDeadline the deadline of this tenant's requests when nothing more specific applies, or null
  */
 public record TenantSpec(String id, List<String> prefixes, int weight, String level, Deadline defaultDeadline) {
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
-  public TenantSpec {
-    checkId(id);
-    prefixes = List.copyOf(prefixes);
-    if (weight < 1) {
-      throw new IllegalArgumentException("tenant " + id + ": weight " + weight + " (expected: >= 1)");
+    public TenantSpec {
+        checkId(id);
+        prefixes = List.copyOf(prefixes);
+        if (weight < 1) {
+            throw new IllegalArgumentException("tenant " + id + ": weight " + weight + " (expected: >= 1)");
+        }
     }
-  }
 
-  /** Whether {@code id} is a valid tenant id. */
-  public static boolean isValidId(String id) {
-    return id != null && ID.matcher(id).matches();
-  }
-
-  static void checkId(String id) {
-    if (!isValidId(id)) {
-      throw new IllegalArgumentException("tenant id \"" + id + "\" (expected: 1..64 of A-Z a-z 0-9 . _ -)");
+    /** Whether {@code id} is a valid tenant id. */
+    public static boolean isValidId(String id) {
+        return id != null && ID.matcher(id).matches();
     }
-  }
+
+    static void checkId(String id) {
+        if (!isValidId(id)) {
+            throw new IllegalArgumentException("tenant id \"" + id + "\" (expected: 1..64 of A-Z a-z 0-9 . _ -)");
+        }
+    }
 }

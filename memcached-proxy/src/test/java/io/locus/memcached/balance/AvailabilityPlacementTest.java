@@ -86,7 +86,8 @@ class AvailabilityPlacementTest {
 
     @Test
     void replicationFactorAboveBackends_isRejected() {
-        assertEquals("replication_factor: 5 (expected: 1..4, the number of backends)",
+        assertEquals(
+                "replication_factor: 5 (expected: 1..4, the number of backends)",
                 assertThrows(IllegalArgumentException.class, () -> new AvailabilityPlacement(table(4), 5))
                         .getMessage());
     }

@@ -19,8 +19,13 @@ import org.junit.jupiter.api.Test;
  */
 class BalanceHasNoHostTypesTest {
     private static final String DIR = "io/locus/memcached/balance";
-    private static final List<String> FORBIDDEN = List.of("io.netty", "io.locus.memcached.protocol",
-            "io.locus.memcached.proxy", "io.locus.memcached.config", "io.locus.memcached.tenant", "com.sun.jna");
+    private static final List<String> FORBIDDEN = List.of(
+            "io.netty",
+            "io.locus.memcached.protocol",
+            "io.locus.memcached.proxy",
+            "io.locus.memcached.config",
+            "io.locus.memcached.tenant",
+            "com.sun.jna");
 
     @Test
     void balanceSources_doNotReferenceNettyOrAdapters() throws IOException {
@@ -38,7 +43,8 @@ class BalanceHasNoHostTypesTest {
                     if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) {
                         continue;
                     }
-                    FORBIDDEN.stream().filter(code::contains)
+                    FORBIDDEN.stream()
+                            .filter(code::contains)
                             .forEach(f -> offenders.add(p + " uses " + f + ": " + code));
                 }
             }
@@ -58,7 +64,8 @@ class BalanceHasNoHostTypesTest {
                 files++;
                 // Class references sit in the constant pool as UTF-8 internal names (io/netty/...).
                 String pool = new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1);
-                FORBIDDEN.stream().filter(f -> pool.contains(f.replace('.', '/')))
+                FORBIDDEN.stream()
+                        .filter(f -> pool.contains(f.replace('.', '/')))
                         .forEach(f -> offenders.add(p + " references " + f));
             }
         }

@@ -39,12 +39,23 @@ class BalanceSimulationTest {
     static final int WARMUP_EPOCHS = 20;
 
     /** Result of one run, averaged over the epochs after warm-up. */
-    record Result(double maxOverMean, double maxUtilization, double servedFraction, int replicatedKeys,
-            int movedBuckets, double[] meanLoads) {
+    record Result(
+            double maxOverMean,
+            double maxUtilization,
+            double servedFraction,
+            int replicatedKeys,
+            int movedBuckets,
+            double[] meanLoads) {
         @Override
         public String toString() {
-            return String.format("max/mean=%.3f maxUtil=%.3f served=%.3f replicatedKeys=%d movedBuckets=%d loads=%s",
-                    maxOverMean, maxUtilization, servedFraction, replicatedKeys, movedBuckets, Arrays.toString(
+            return String.format(
+                    "max/mean=%.3f maxUtil=%.3f served=%.3f replicatedKeys=%d movedBuckets=%d loads=%s",
+                    maxOverMean,
+                    maxUtilization,
+                    servedFraction,
+                    replicatedKeys,
+                    movedBuckets,
+                    Arrays.toString(
                             Arrays.stream(meanLoads).map(l -> Math.round(l)).toArray()));
         }
     }
@@ -74,9 +85,11 @@ class BalanceSimulationTest {
         // Not a claim of the papers: with "user0".."user9999", nutcracker's 32-bit fnv1a_64 places many cold keys on
         // a few arcs, so one backend is overloaded by keys no single one of which is hot. Phase 1 cannot help there;
         // Phase 3 moves a bucket. Reported for BALANCE.md; asserted only in direction.
-        Result off = run(BalanceConfig.defaults().withOverrides(Map.of("lb.phases", "none")),
+        Result off = run(
+                BalanceConfig.defaults().withOverrides(Map.of("lb.phases", "none")),
                 BalanceSimulationTest::sequentialKey);
-        Result on = run(BalanceConfig.defaults().withOverrides(Map.of("lb.phases", "p1")),
+        Result on = run(
+                BalanceConfig.defaults().withOverrides(Map.of("lb.phases", "p1")),
                 BalanceSimulationTest::sequentialKey);
         Result all = run(BalanceConfig.defaults(), BalanceSimulationTest::sequentialKey);
         System.out.println("LOCUS-SIM sequential names, no balancing: " + off);
@@ -107,8 +120,11 @@ class BalanceSimulationTest {
         }
         Result off = run(BalanceConfig.defaults().withOverrides(Map.of("lb.phases", "none")));
         for (int b = 0; b < BACKENDS; b++) {
-            assertEquals(expected[b], off.meanLoads()[b], expected[b] * 0.02, "backend " + b + ": expected "
-                    + Arrays.toString(expected) + " simulated " + off);
+            assertEquals(
+                    expected[b],
+                    off.meanLoads()[b],
+                    expected[b] * 0.02,
+                    "backend " + b + ": expected " + Arrays.toString(expected) + " simulated " + off);
         }
     }
 
@@ -149,8 +165,8 @@ class BalanceSimulationTest {
         VirtualBucketTable table = new VirtualBucketTable(ring, config.cacheletsPerBackend());
         double[] caps = new double[BACKENDS];
         Arrays.fill(caps, CAPACITY);
-        Balancer<String> balancer = new Balancer<>(config, table, caps,
-                k -> k.getBytes(StandardCharsets.ISO_8859_1), clock, new SplittableRandom(SEED));
+        Balancer<String> balancer = new Balancer<>(
+                config, table, caps, k -> k.getBytes(StandardCharsets.ISO_8859_1), clock, new SplittableRandom(SEED));
         ReplicaDirectory<String> dir = balancer.directory();
         Zipf zipf = new Zipf(KEYS, THETA, new SplittableRandom(SEED + 1));
         String[] keyNames = new String[KEYS];
@@ -208,7 +224,12 @@ class BalanceSimulationTest {
         for (int k = 0; k < table.bucketCount(); k++) {
             moved += table.owner(k) != table.home(k) ? 1 : 0;
         }
-        return new Result(sumMaxOverMean / n, sumMaxUtil / n, sumServed / n, dir.size(), moved,
+        return new Result(
+                sumMaxOverMean / n,
+                sumMaxUtil / n,
+                sumServed / n,
+                dir.size(),
+                moved,
                 Arrays.stream(sumLoads).map(l -> l / n).toArray());
     }
 

@@ -34,8 +34,13 @@ class BalancerTest {
         }
         double[] caps = new double[4];
         Arrays.fill(caps, capacity);
-        return new Balancer<>(config, new VirtualBucketTable(ring, config.cacheletsPerBackend()), caps,
-                k -> k.getBytes(StandardCharsets.ISO_8859_1), clock, new SplittableRandom(SEED));
+        return new Balancer<>(
+                config,
+                new VirtualBucketTable(ring, config.cacheletsPerBackend()),
+                caps,
+                k -> k.getBytes(StandardCharsets.ISO_8859_1),
+                clock,
+                new SplittableRandom(SEED));
     }
 
     @Test
@@ -50,7 +55,8 @@ class BalancerTest {
         EpochReport<String> r = b.tick();
         assertNotNull(r);
         assertEquals(1, r.epoch());
-        assertEquals(2000, r.loads().stream().mapToDouble(BackendLoad::opsPerSecond).sum(), 1e-6);
+        assertEquals(
+                2000, r.loads().stream().mapToDouble(BackendLoad::opsPerSecond).sum(), 1e-6);
         assertEquals(Set.of(Phase.NORMAL), r.step().active());
         assertNull(b.tick());
     }
@@ -66,16 +72,24 @@ class BalancerTest {
         assertEquals(to, t.owner(bucket));
         assertEquals(from, m.source());
         assertEquals(m, b.migrationOf(bucket));
-        assertEquals("virtual bucket " + bucket + " is being moved already",
-                assertThrows(IllegalArgumentException.class, () -> b.startMigration(bucket, from)).getMessage());
+        assertEquals(
+                "virtual bucket " + bucket + " is being moved already",
+                assertThrows(IllegalArgumentException.class, () -> b.startMigration(bucket, from))
+                        .getMessage());
         int other = (bucket + 1) % t.bucketCount();
-        assertEquals("virtual bucket " + other + " is owned by backend " + t.owner(other)
-                + " already (expected: a different backend)", assertThrows(IllegalArgumentException.class,
-                        () -> b.startMigration(other, t.owner(other))).getMessage());
-        assertEquals("backend 4 (expected: 0..3)",
-                assertThrows(IllegalArgumentException.class, () -> b.startMigration(other, 4)).getMessage());
-        assertEquals("virtual bucket -1 (expected: 0.." + (t.bucketCount() - 1) + ")",
-                assertThrows(IllegalArgumentException.class, () -> b.startMigration(-1, 0)).getMessage());
+        assertEquals(
+                "virtual bucket " + other + " is owned by backend " + t.owner(other)
+                        + " already (expected: a different backend)",
+                assertThrows(IllegalArgumentException.class, () -> b.startMigration(other, t.owner(other)))
+                        .getMessage());
+        assertEquals(
+                "backend 4 (expected: 0..3)",
+                assertThrows(IllegalArgumentException.class, () -> b.startMigration(other, 4))
+                        .getMessage());
+        assertEquals(
+                "virtual bucket -1 (expected: 0.." + (t.bucketCount() - 1) + ")",
+                assertThrows(IllegalArgumentException.class, () -> b.startMigration(-1, 0))
+                        .getMessage());
         for (int e = 1; e <= 3; e++) { // copying: the migration stays however many epochs pass
             clock.nowNanos = e * 1_000_000_000L;
             b.tick();
@@ -131,7 +145,10 @@ class BalancerTest {
             }
             if (epoch == 12) {
                 after = report.maxOverMean();
-                afterMaxUtil = report.loads().stream().mapToDouble(BackendLoad::utilization).max().orElseThrow();
+                afterMaxUtil = report.loads().stream()
+                        .mapToDouble(BackendLoad::utilization)
+                        .max()
+                        .orElseThrow();
                 assertEquals(Set.of(Phase.NORMAL), report.step().active());
             }
         }

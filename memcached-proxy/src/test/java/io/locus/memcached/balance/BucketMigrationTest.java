@@ -50,9 +50,11 @@ class BucketMigrationTest {
         BucketMigration<String> m = new BucketMigration<>(3, 1, 0, 0);
         m.copyFinished();
         assertEquals(State.DONE, m.state());
-        assertEquals("copy of virtual bucket 3 finished in state DONE (expected: COPYING)",
+        assertEquals(
+                "copy of virtual bucket 3 finished in state DONE (expected: COPYING)",
                 assertThrows(IllegalStateException.class, m::copyFinished).getMessage());
-        assertEquals("migration of virtual bucket 3 from backend 1 to itself (expected: a different target)",
+        assertEquals(
+                "migration of virtual bucket 3 from backend 1 to itself (expected: a different target)",
                 assertThrows(IllegalArgumentException.class, () -> new BucketMigration<String>(3, 1, 1, 2))
                         .getMessage());
     }

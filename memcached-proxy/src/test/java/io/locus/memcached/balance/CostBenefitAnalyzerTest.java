@@ -30,15 +30,21 @@ class CostBenefitAnalyzerTest {
     @Test
     void migrate_whenBenefitTooSmall_orReplHighReached() {
         // B1 = 1,998 × 0.5 = 999 < 1,000.
-        assertEquals(Remedy.MIGRATE, analyzer.assess(new BackendLoad(0, 12_000, 0, 10_000, -1),
-                List.of(hot(1998, 0, 2)), 0).remedy());
-        assertEquals(Remedy.MIGRATE, analyzer.assess(new BackendLoad(0, 12_000, 0, 10_000, -1),
-                List.of(hot(2000, 0, 2)), 64).remedy());
+        assertEquals(
+                Remedy.MIGRATE,
+                analyzer.assess(new BackendLoad(0, 12_000, 0, 10_000, -1), List.of(hot(1998, 0, 2)), 0)
+                        .remedy());
+        assertEquals(
+                Remedy.MIGRATE,
+                analyzer.assess(new BackendLoad(0, 12_000, 0, 10_000, -1), List.of(hot(2000, 0, 2)), 64)
+                        .remedy());
     }
 
     @Test
     void none_whenNotOverloaded() {
-        assertEquals(Remedy.NONE, analyzer.assess(new BackendLoad(0, 10_000, 0, 10_000, -1),
-                List.of(hot(2000, 0, 2)), 0).remedy());
+        assertEquals(
+                Remedy.NONE,
+                analyzer.assess(new BackendLoad(0, 10_000, 0, 10_000, -1), List.of(hot(2000, 0, 2)), 0)
+                        .remedy());
     }
 }

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 
 class HotKeyTrackerTest {
     private static BalanceConfig config(int tableSize, double sampleRate) {
-        return BalanceConfig.defaults().withOverrides(Map.of("lb.hot_keys", Integer.toString(tableSize),
-                "lb.sample_rate", Double.toString(sampleRate)));
+        return BalanceConfig.defaults()
+                .withOverrides(Map.of(
+                        "lb.hot_keys", Integer.toString(tableSize), "lb.sample_rate", Double.toString(sampleRate)));
     }
 
     @Test
@@ -110,11 +111,12 @@ class HotKeyTrackerTest {
         }
         for (Map.Entry<Integer, Integer> e : exact.entrySet()) {
             double lower = t.hotness(e.getKey());
-            assertTrue(lower <= e.getValue(),
-                    "key " + e.getKey() + " lower bound " + lower + " > true " + e.getValue());
+            assertTrue(
+                    lower <= e.getValue(), "key " + e.getKey() + " lower bound " + lower + " > true " + e.getValue());
             if (e.getValue() > n / k) {
-                assertTrue(lower > 0, "key " + e.getKey() + " with " + e.getValue() + " > N/K = " + n / k
-                        + " not held (seed 7)");
+                assertTrue(
+                        lower > 0,
+                        "key " + e.getKey() + " with " + e.getValue() + " > N/K = " + n / k + " not held (seed 7)");
             }
         }
     }
@@ -122,9 +124,13 @@ class HotKeyTrackerTest {
     @Test
     void badSampleRateOrEpoch_isRejected() {
         HotKeyTracker<String> t = new HotKeyTracker<>(BalanceConfig.defaults(), new SplittableRandom(1));
-        assertEquals("lb.sample_rate: 0.0 (expected: 0 < value <= 1)",
-                assertThrows(IllegalArgumentException.class, () -> t.setSampleRate(0)).getMessage());
-        assertEquals("epoch length 0.0 s (expected: > 0)",
-                assertThrows(IllegalArgumentException.class, () -> t.endEpoch(0)).getMessage());
+        assertEquals(
+                "lb.sample_rate: 0.0 (expected: 0 < value <= 1)",
+                assertThrows(IllegalArgumentException.class, () -> t.setSampleRate(0))
+                        .getMessage());
+        assertEquals(
+                "epoch length 0.0 s (expected: > 0)",
+                assertThrows(IllegalArgumentException.class, () -> t.endEpoch(0))
+                        .getMessage());
     }
 }

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class HotspotDetectorTest {
     // T = 10,000 ops/s: hot if r >= 200 ops/s (0.02 T) and home load >= 5,000 (0.5 T).
-    private static final List<BackendLoad> LOADS = List.of(new BackendLoad(0, 6000, 0, 10_000, -1),
-            new BackendLoad(1, 4000, 0, 10_000, -1));
+    private static final List<BackendLoad> LOADS =
+            List.of(new BackendLoad(0, 6000, 0, 10_000, -1), new BackendLoad(1, 4000, 0, 10_000, -1));
 
     private static HotKey<String> key(String k, double rate) {
         return new HotKey<>(k, rate, rate, rate, 0);
@@ -22,8 +22,8 @@ class HotspotDetectorTest {
     @Test
     void hot_needsRateAndLoadedHome() {
         HotspotDetector<String> d = new HotspotDetector<>(BalanceConfig.defaults());
-        List<Hotspot<String>> hot = d.detect(List.of(key("a", 200), key("b", 199.9), key("c", 5000)),
-                k -> k.equals("c") ? 1 : 0, LOADS);
+        List<Hotspot<String>> hot =
+                d.detect(List.of(key("a", 200), key("b", 199.9), key("c", 5000)), k -> k.equals("c") ? 1 : 0, LOADS);
         assertEquals(1, hot.size(), hot.toString()); // b is below 0.02 T; c's home is at 0.4 T
         assertEquals("a", hot.get(0).stats().key());
     }
@@ -35,9 +35,10 @@ class HotspotDetectorTest {
         List<Hotspot<String>> hot = d.detect(List.of(key("a", 500), key("b", 2500)), k -> 0, LOADS);
         assertEquals(2, hot.get(0).wantedCopies());
         assertEquals(2, hot.get(1).wantedCopies());
-        HotspotDetector<String> four = new HotspotDetector<>(BalanceConfig.defaults()
-                .withOverrides(java.util.Map.of("lb.replicas_max", "8")));
-        assertEquals(4, four.detect(List.of(key("b", 2500)), k -> 0, LOADS).get(0).wantedCopies());
+        HotspotDetector<String> four =
+                new HotspotDetector<>(BalanceConfig.defaults().withOverrides(java.util.Map.of("lb.replicas_max", "8")));
+        assertEquals(
+                4, four.detect(List.of(key("b", 2500)), k -> 0, LOADS).get(0).wantedCopies());
     }
 
     @Test

@@ -39,13 +39,19 @@ class LoadMonitorTest {
 
     @Test
     void badInput_isRejectedWithActualAndExpected() {
-        assertEquals("capacity of backend 1: 0.0 ops/s (expected: > 0)", assertThrows(IllegalArgumentException.class,
-                () -> new LoadMonitor(new double[] {1, 0}, 0)).getMessage());
-        assertEquals("backends: 0 (expected: >= 1)", assertThrows(IllegalArgumentException.class,
-                () -> new LoadMonitor(new double[0], 0)).getMessage());
+        assertEquals(
+                "capacity of backend 1: 0.0 ops/s (expected: > 0)",
+                assertThrows(IllegalArgumentException.class, () -> new LoadMonitor(new double[] {1, 0}, 0))
+                        .getMessage());
+        assertEquals(
+                "backends: 0 (expected: >= 1)",
+                assertThrows(IllegalArgumentException.class, () -> new LoadMonitor(new double[0], 0))
+                        .getMessage());
         LoadMonitor m = new LoadMonitor(new double[] {1}, 2);
-        assertEquals("bucket rate array of length 1 (expected: 2)", assertThrows(IllegalArgumentException.class,
-                () -> m.endEpoch(1, new double[1])).getMessage());
+        assertEquals(
+                "bucket rate array of length 1 (expected: 2)",
+                assertThrows(IllegalArgumentException.class, () -> m.endEpoch(1, new double[1]))
+                        .getMessage());
     }
 
     @Test

@@ -42,13 +42,19 @@ class MigrationPlannerTest {
         // moves 5 buckets, 90/90. Round 2: the least loaded is now 2 (50); rdev(90, 50) = 0.29 > 0.10; mean 70: 2
         // buckets, 70/70. Round 3: backend 1 (60); rdev(70, 60) = 0.077 <= 0.10: stop. Result {70, 60, 70, 90}.
         double[] loads = {140, 60, 50, 40};
-        Plan p = planner.plan(List.of(backend(0, 140), backend(1, 60), backend(2, 50), backend(3, 40)),
-                buckets(loads), b -> true);
+        Plan p = planner.plan(
+                List.of(backend(0, 140), backend(1, 60), backend(2, 50), backend(3, 40)), buckets(loads), b -> true);
         assertEquals(0, p.source());
         assertFalse(p.scaleOutAdvised());
         assertArrayEquals(new double[] {70, 60, 70, 90}, p.projectedLoadsOpsPerSecond(), 1e-9);
-        assertEquals(5, p.moves().stream().filter(m -> m.to() == 3).count(), p.moves().toString());
-        assertEquals(2, p.moves().stream().filter(m -> m.to() == 2).count(), p.moves().toString());
+        assertEquals(
+                5,
+                p.moves().stream().filter(m -> m.to() == 3).count(),
+                p.moves().toString());
+        assertEquals(
+                2,
+                p.moves().stream().filter(m -> m.to() == 2).count(),
+                p.moves().toString());
         for (Move m : p.moves()) {
             assertEquals(0, m.from(), m.toString());
         }
@@ -102,7 +108,9 @@ class MigrationPlannerTest {
                         yd -= sign * k.bytes();
                     }
                 }
-                if (xa <= a.capacityOpsPerSecond() && xd <= d.capacityOpsPerSecond() && ya <= a.maxBytes()
+                if (xa <= a.capacityOpsPerSecond()
+                        && xd <= d.capacityOpsPerSecond()
+                        && ya <= a.maxBytes()
                         && yd <= d.maxBytes()) {
                     bestDistance = Math.min(bestDistance, Math.abs(xa - mean));
                 }
@@ -125,10 +133,13 @@ class MigrationPlannerTest {
     @Test
     void memoryLimit_ofDestination_isRespected() {
         // Backend 3 has room for one bucket (1,000 bytes), so the rest go to 2.
-        List<BackendState> bs = List.of(backend(0, 140), backend(1, 90), backend(2, 50),
-                new BackendState(3, 40, 100, 9000, 10_000));
+        List<BackendState> bs =
+                List.of(backend(0, 140), backend(1, 90), backend(2, 50), new BackendState(3, 40, 100, 9000, 10_000));
         Plan p = planner.plan(bs, buckets(new double[] {140, 90, 50, 40}), b -> true);
-        assertEquals(1, p.moves().stream().filter(m -> m.to() == 3).count(), p.moves().toString());
+        assertEquals(
+                1,
+                p.moves().stream().filter(m -> m.to() == 3).count(),
+                p.moves().toString());
     }
 
     @Test
@@ -137,8 +148,8 @@ class MigrationPlannerTest {
         for (BucketState k : buckets(new double[] {140, 60, 50, 40})) {
             bs.add(new BucketState(k.bucket(), k.owner(), k.loadOpsPerSecond(), k.bytes(), k.bucket() % 2 == 0));
         }
-        Plan p = planner.plan(List.of(backend(0, 140), backend(1, 60), backend(2, 50), backend(3, 40)), bs,
-                b -> b != 3);
+        Plan p =
+                planner.plan(List.of(backend(0, 140), backend(1, 60), backend(2, 50), backend(3, 40)), bs, b -> b != 3);
         assertFalse(p.moves().isEmpty());
         for (Move m : p.moves()) {
             assertEquals(1, m.bucket() % 2, "cooling bucket moved: " + m);
@@ -148,13 +159,17 @@ class MigrationPlannerTest {
 
     @Test
     void clusterHot_orSourceStillHot_advisesScaleOut_withNoMoves() {
-        Plan hot = planner.plan(List.of(backend(0, 140), backend(1, 120), backend(2, 110), backend(3, 105)),
-                buckets(new double[] {140, 120, 110, 105}), b -> true);
+        Plan hot = planner.plan(
+                List.of(backend(0, 140), backend(1, 120), backend(2, 110), backend(3, 105)),
+                buckets(new double[] {140, 120, 110, 105}),
+                b -> true);
         assertTrue(hot.scaleOutAdvised());
         assertEquals(List.of(), hot.moves());
         // One bucket of 100 ops/s cannot move anywhere without overloading the destination.
-        Plan stuck = planner.plan(List.of(backend(0, 150), backend(1, 60), backend(2, 60), backend(3, 60)),
-                List.of(new BucketState(0, 0, 100, 0, false), new BucketState(1, 0, 50, 0, false)), b -> true);
+        Plan stuck = planner.plan(
+                List.of(backend(0, 150), backend(1, 60), backend(2, 60), backend(3, 60)),
+                List.of(new BucketState(0, 0, 100, 0, false), new BucketState(1, 0, 50, 0, false)),
+                b -> true);
         assertTrue(stuck.scaleOutAdvised());
         assertEquals(List.of(), stuck.moves());
         assertEquals(150, stuck.projectedLoadsOpsPerSecond()[0]);
@@ -163,8 +178,10 @@ class MigrationPlannerTest {
     @Test
     void smallGain_isSkipped() {
         // Moving 10 of 105 ops/s is below lb.p3_min_gain = 10 %.
-        Plan p = planner.plan(List.of(backend(0, 105), backend(1, 50)), List.of(new BucketState(0, 0, 10, 0, false),
-                new BucketState(1, 0, 95, 0, false)), b -> true);
+        Plan p = planner.plan(
+                List.of(backend(0, 105), backend(1, 50)),
+                List.of(new BucketState(0, 0, 10, 0, false), new BucketState(1, 0, 95, 0, false)),
+                b -> true);
         assertEquals(List.of(), p.moves());
         assertFalse(p.scaleOutAdvised());
     }

@@ -17,21 +17,27 @@ class PhaseStateMachineTest {
     private static final double[] BALANCED = {60, 60, 60, 60};
     private static final double[] ALL_HOT = {150, 150, 150, 150};
 
-    private static Observation obs(double[] loads, boolean hot, boolean leased, boolean p1Insufficient,
-            boolean migrating) {
+    private static Observation obs(
+            double[] loads, boolean hot, boolean leased, boolean p1Insufficient, boolean migrating) {
         return new Observation(loads, CAPS, hot, leased, p1Insufficient, migrating, false);
     }
 
     @Test
     void normal_untilAHotKeyPersists_thenKeyReplication_thenBackToNormal() {
         PhaseStateMachine m = new PhaseStateMachine(BalanceConfig.defaults());
-        assertEquals(Set.of(Phase.NORMAL), m.onEpoch(obs(BALANCED, false, false, false, false)).active());
+        assertEquals(
+                Set.of(Phase.NORMAL),
+                m.onEpoch(obs(BALANCED, false, false, false, false)).active());
         Step s = m.onEpoch(obs(BALANCED, true, false, false, false));
         assertEquals(Set.of(Phase.KEY_REPLICATION), s.active());
         assertTrue(s.replicate());
         // Leases outstanding keep Phase 1 active (to renew or let them expire).
-        assertEquals(Set.of(Phase.KEY_REPLICATION), m.onEpoch(obs(BALANCED, false, true, false, false)).active());
-        assertEquals(Set.of(Phase.NORMAL), m.onEpoch(obs(BALANCED, false, false, false, false)).active());
+        assertEquals(
+                Set.of(Phase.KEY_REPLICATION),
+                m.onEpoch(obs(BALANCED, false, true, false, false)).active());
+        assertEquals(
+                Set.of(Phase.NORMAL),
+                m.onEpoch(obs(BALANCED, false, false, false, false)).active());
         assertEquals(1, m.triggerCount(Phase.KEY_REPLICATION));
     }
 
@@ -78,14 +84,16 @@ class PhaseStateMachineTest {
         }
         assertEquals(Set.of(Phase.SCALE_OUT_ADVISED), s.active());
         assertEquals(1.0, s.overloadedFraction());
-        assertEquals(Set.of(Phase.SCALE_OUT_ADVISED),
-                m.onEpoch(new Observation(BALANCED, CAPS, false, false, false, false, true)).active());
+        assertEquals(
+                Set.of(Phase.SCALE_OUT_ADVISED),
+                m.onEpoch(new Observation(BALANCED, CAPS, false, false, false, false, true))
+                        .active());
     }
 
     @Test
     void disabledPhases_areNeverEntered() {
-        PhaseStateMachine m = new PhaseStateMachine(BalanceConfig.defaults().withOverrides(
-                java.util.Map.of("lb.phases", "none")));
+        PhaseStateMachine m =
+                new PhaseStateMachine(BalanceConfig.defaults().withOverrides(java.util.Map.of("lb.phases", "none")));
         for (int e = 1; e <= 6; e++) {
             Step s = m.onEpoch(obs(IMBALANCED, true, true, true, false));
             assertFalse(s.replicate() || s.planMigration());
@@ -96,9 +104,12 @@ class PhaseStateMachineTest {
     @Test
     void mismatchedArrays_areRejected() {
         PhaseStateMachine m = new PhaseStateMachine(BalanceConfig.defaults());
-        assertEquals("loads for 2 backends, capacities for 4 (expected: the same number, >= 1)",
-                assertThrows(IllegalArgumentException.class,
-                        () -> m.onEpoch(new Observation(new double[2], CAPS, false, false, false, false, false)))
+        assertEquals(
+                "loads for 2 backends, capacities for 4 (expected: the same number, >= 1)",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> m.onEpoch(
+                                        new Observation(new double[2], CAPS, false, false, false, false, false)))
                         .getMessage());
     }
 }

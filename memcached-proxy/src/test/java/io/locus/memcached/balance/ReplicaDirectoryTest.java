@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class ReplicaDirectoryTest {
     private final ManualClock clock = new ManualClock();
-    private final ReplicaDirectory<String> dir = new ReplicaDirectory<>(
-            BalanceConfig.defaults().withOverrides(Map.of("lb.replicas_max", "3")), 4, clock);
+    private final ReplicaDirectory<String> dir =
+            new ReplicaDirectory<>(BalanceConfig.defaults().withOverrides(Map.of("lb.replicas_max", "3")), 4, clock);
     // Backend 0 (home) is busy, 1 and 2 are idle: a readable shadow always wins.
     private static final IntToDoubleFunction HOME_BUSY = b -> b == 0 ? 10 : b;
 
@@ -121,20 +121,31 @@ class ReplicaDirectoryTest {
 
     @Test
     void badReplicaSets_areRejected() {
-        assertEquals("shadow 0 of key k is its home (expected: a backend other than 0)",
-                assertThrows(IllegalArgumentException.class, () -> dir.add("k", 0, new int[] {0}, 1)).getMessage());
-        assertEquals("shadows [1, 1] of key k repeat backend 1 (expected: distinct backends)",
-                assertThrows(IllegalArgumentException.class, () -> dir.add("k", 0, new int[] {1, 1}, 1)).getMessage());
-        assertEquals("shadows [1, 2, 3] for key k (expected: 1..2 backends, lb.replicas_max - 1)",
+        assertEquals(
+                "shadow 0 of key k is its home (expected: a backend other than 0)",
+                assertThrows(IllegalArgumentException.class, () -> dir.add("k", 0, new int[] {0}, 1))
+                        .getMessage());
+        assertEquals(
+                "shadows [1, 1] of key k repeat backend 1 (expected: distinct backends)",
+                assertThrows(IllegalArgumentException.class, () -> dir.add("k", 0, new int[] {1, 1}, 1))
+                        .getMessage());
+        assertEquals(
+                "shadows [1, 2, 3] for key k (expected: 1..2 backends, lb.replicas_max - 1)",
                 assertThrows(IllegalArgumentException.class, () -> dir.add("k", 0, new int[] {1, 2, 3}, 1))
                         .getMessage());
-        assertEquals("backend 4 (expected: 0..3)",
-                assertThrows(IllegalArgumentException.class, () -> dir.add("k", 0, new int[] {4}, 1)).getMessage());
+        assertEquals(
+                "backend 4 (expected: 0..3)",
+                assertThrows(IllegalArgumentException.class, () -> dir.add("k", 0, new int[] {4}, 1))
+                        .getMessage());
         dir.add("k", 0, new int[] {1}, 1);
-        assertEquals("key k is already replicated on home 0, shadows [1] (expected: a key without replicas)",
-                assertThrows(IllegalArgumentException.class, () -> dir.add("k", 0, new int[] {2}, 1)).getMessage());
-        assertEquals("key x has no replicas (expected: a replicated key)",
-                assertThrows(IllegalArgumentException.class, () -> dir.beginCopy("x")).getMessage());
+        assertEquals(
+                "key k is already replicated on home 0, shadows [1] (expected: a key without replicas)",
+                assertThrows(IllegalArgumentException.class, () -> dir.add("k", 0, new int[] {2}, 1))
+                        .getMessage());
+        assertEquals(
+                "key x has no replicas (expected: a replicated key)",
+                assertThrows(IllegalArgumentException.class, () -> dir.beginCopy("x"))
+                        .getMessage());
     }
 
     @Test
@@ -176,8 +187,10 @@ class ReplicaDirectoryTest {
                 } else {
                     double[] cost = {r.nextDouble(), r.nextDouble(), r.nextDouble()};
                     ReadTarget t = d.readTarget("k", 0, b -> cost[b]);
-                    assertTrue(value[t.backend()] >= lastWritten, "trial " + trial + " step " + step + ": read "
-                            + value[t.backend()] + " from backend " + t.backend() + " after write " + lastWritten);
+                    assertTrue(
+                            value[t.backend()] >= lastWritten,
+                            "trial " + trial + " step " + step + ": read " + value[t.backend()] + " from backend "
+                                    + t.backend() + " after write " + lastWritten);
                 }
             }
         }

@@ -18,8 +18,10 @@ import org.junit.jupiter.api.Test;
 class ReplicationPlannerTest {
     private final ManualClock clock = new ManualClock();
     // Backend 0 hot; 3 is the least loaded, then 2, then 1.
-    private static final List<BackendLoad> LOADS = List.of(new BackendLoad(0, 9000, 0, 10_000, -1),
-            new BackendLoad(1, 7000, 0, 10_000, -1), new BackendLoad(2, 6000, 0, 10_000, -1),
+    private static final List<BackendLoad> LOADS = List.of(
+            new BackendLoad(0, 9000, 0, 10_000, -1),
+            new BackendLoad(1, 7000, 0, 10_000, -1),
+            new BackendLoad(2, 6000, 0, 10_000, -1),
             new BackendLoad(3, 5000, 0, 10_000, -1));
 
     private static Hotspot<String> hot(String key, double reads, boolean persistent, int copies) {
@@ -27,14 +29,13 @@ class ReplicationPlannerTest {
     }
 
     private ReplicationPlanner<String> planner(ReplicaDirectory<String> dir) {
-        BalanceConfig config = BalanceConfig.defaults().withOverrides(Map.of("lb.replicas_max", "3", "lb.repl_high",
-                "2"));
+        BalanceConfig config =
+                BalanceConfig.defaults().withOverrides(Map.of("lb.replicas_max", "3", "lb.repl_high", "2"));
         return new ReplicationPlanner<>(config, dir, k -> !k.startsWith("long"));
     }
 
     private ReplicaDirectory<String> directory() {
-        return new ReplicaDirectory<>(BalanceConfig.defaults().withOverrides(Map.of("lb.replicas_max", "3")), 4,
-                clock);
+        return new ReplicaDirectory<>(BalanceConfig.defaults().withOverrides(Map.of("lb.replicas_max", "3")), 4, clock);
     }
 
     @Test
@@ -44,8 +45,8 @@ class ReplicationPlannerTest {
         assertEquals(List.of("a"), plan.created());
         assertArrayEquals(new int[] {3, 2}, dir.shadowsOf("a"));
         // TTL = lease 4 epochs × 1 s.
-        assertEquals(List.of(new Action<>(Kind.COPY, "a", 0, 3, 4), new Action<>(Kind.COPY, "a", 0, 2, 4)),
-                plan.actions());
+        assertEquals(
+                List.of(new Action<>(Kind.COPY, "a", 0, 3, 4), new Action<>(Kind.COPY, "a", 0, 2, 4)), plan.actions());
         assertEquals(4_000_000_000L, dir.leaseExpiresNanos("a"));
         // Projection: 3,000 reads spread over 3 copies, 2,000 leave the home.
         assertEquals(7000, plan.projectedLoads()[0], 1e-9);
@@ -64,8 +65,12 @@ class ReplicationPlannerTest {
     @Test
     void notPersistent_notReplicable_orDownBackends_areRespected() {
         ReplicaDirectory<String> dir = directory();
-        Plan<String> plan = planner(dir).plan(List.of(hot("a", 3000, false, 2), hot("long-key", 3000, true, 2),
-                hot("c", 3000, true, 2)), LOADS, b -> b != 3, 0);
+        Plan<String> plan = planner(dir)
+                .plan(
+                        List.of(hot("a", 3000, false, 2), hot("long-key", 3000, true, 2), hot("c", 3000, true, 2)),
+                        LOADS,
+                        b -> b != 3,
+                        0);
         assertEquals(List.of("c"), plan.created());
         assertFalse(dir.contains("a"));
         assertFalse(dir.contains("long-key"));
@@ -75,8 +80,12 @@ class ReplicationPlannerTest {
     @Test
     void replHigh_capsReplicatedKeysPerHome() {
         ReplicaDirectory<String> dir = directory();
-        Plan<String> plan = planner(dir).plan(List.of(hot("a", 3000, true, 2), hot("b", 3000, true, 2),
-                hot("c", 3000, true, 2)), LOADS, b -> true, 0);
+        Plan<String> plan = planner(dir)
+                .plan(
+                        List.of(hot("a", 3000, true, 2), hot("b", 3000, true, 2), hot("c", 3000, true, 2)),
+                        LOADS,
+                        b -> true,
+                        0);
         assertEquals(List.of("a", "b"), plan.created());
         assertTrue(plan.replHighReached());
         assertEquals(2, dir.replicatedKeysOf(0));
@@ -93,8 +102,12 @@ class ReplicationPlannerTest {
         assertEquals(List.of("a"), plan.renewed());
         assertEquals(6_000_000_000L, dir.leaseExpiresNanos("a"));
         assertArrayEquals(new int[] {3, 2}, dir.shadowsOf("a"));
-        assertEquals(List.of(new Action<>(Kind.TOUCH, "a", 0, 3, 4), new Action<>(Kind.TOUCH, "a", 0, 2, 4),
-                new Action<>(Kind.COPY, "a", 0, 2, 4)), plan.actions());
+        assertEquals(
+                List.of(
+                        new Action<>(Kind.TOUCH, "a", 0, 3, 4),
+                        new Action<>(Kind.TOUCH, "a", 0, 2, 4),
+                        new Action<>(Kind.COPY, "a", 0, 2, 4)),
+                plan.actions());
     }
 
     @Test
@@ -103,9 +116,12 @@ class ReplicationPlannerTest {
         ReplicationPlanner<String> p = planner(dir);
         p.plan(List.of(hot("a", 3000, true, 2)), LOADS, b -> true, 0);
         clock.nowNanos = 3_999_999_999L;
-        assertEquals(List.of(), p.plan(List.of(), LOADS, b -> true, clock.nowNanos).expired());
+        assertEquals(
+                List.of(), p.plan(List.of(), LOADS, b -> true, clock.nowNanos).expired());
         clock.nowNanos = 4_000_000_000L;
-        assertEquals(List.of("a"), p.plan(List.of(), LOADS, b -> true, clock.nowNanos).expired());
+        assertEquals(
+                List.of("a"),
+                p.plan(List.of(), LOADS, b -> true, clock.nowNanos).expired());
         assertFalse(dir.contains("a"));
     }
 }

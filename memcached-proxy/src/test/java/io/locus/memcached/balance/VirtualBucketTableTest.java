@@ -40,8 +40,10 @@ class VirtualBucketTableTest {
                 for (int j = 0; j < key.length; j++) {
                     key[j] = (byte) r.nextInt(256); // bytes >= 0x80 exercise the sign-extension quirk
                 }
-                assertEquals(ketama.serverFor(key), table.ownerOf(key), "servers " + n + " key #" + i + " (seed "
-                        + SEED + ")");
+                assertEquals(
+                        ketama.serverFor(key),
+                        table.ownerOf(key),
+                        "servers " + n + " key #" + i + " (seed " + SEED + ")");
             }
         }
     }
@@ -70,21 +72,33 @@ class VirtualBucketTableTest {
         int other = (table.owner(bucket) + 1) % 4;
         table.setOwner(bucket, other);
         assertEquals(other, table.ownerOf(key));
-        assertEquals(table.home(bucket) == other ? 16 : 15, table.bucketsOwnedBy(table.home(bucket)).size());
+        assertEquals(
+                table.home(bucket) == other ? 16 : 15,
+                table.bucketsOwnedBy(table.home(bucket)).size());
     }
 
     @Test
     void badArguments_areRejected() {
         VirtualBucketTable table = new VirtualBucketTable(ring(2), 4);
-        assertEquals("virtual bucket 8 (expected: 0..7)",
-                assertThrows(IllegalArgumentException.class, () -> table.setOwner(8, 0)).getMessage());
-        assertEquals("backend 2 (expected: 0..1)",
-                assertThrows(IllegalArgumentException.class, () -> table.setOwner(0, 2)).getMessage());
-        assertEquals("ketama ring with 0 servers (expected: 1..65535)",
-                assertThrows(IllegalArgumentException.class, () -> new VirtualBucketTable(List.of(), 4)).getMessage());
-        assertEquals("lb.cachelets_per_backend: 0 (expected: >= 1)",
-                assertThrows(IllegalArgumentException.class, () -> new VirtualBucketTable(ring(2), 0)).getMessage());
-        assertEquals("server weight 0 for a (expected: >= 1)",
-                assertThrows(IllegalArgumentException.class, () -> new RingServer("a", 0)).getMessage());
+        assertEquals(
+                "virtual bucket 8 (expected: 0..7)",
+                assertThrows(IllegalArgumentException.class, () -> table.setOwner(8, 0))
+                        .getMessage());
+        assertEquals(
+                "backend 2 (expected: 0..1)",
+                assertThrows(IllegalArgumentException.class, () -> table.setOwner(0, 2))
+                        .getMessage());
+        assertEquals(
+                "ketama ring with 0 servers (expected: 1..65535)",
+                assertThrows(IllegalArgumentException.class, () -> new VirtualBucketTable(List.of(), 4))
+                        .getMessage());
+        assertEquals(
+                "lb.cachelets_per_backend: 0 (expected: >= 1)",
+                assertThrows(IllegalArgumentException.class, () -> new VirtualBucketTable(ring(2), 0))
+                        .getMessage());
+        assertEquals(
+                "server weight 0 for a (expected: >= 1)",
+                assertThrows(IllegalArgumentException.class, () -> new RingServer("a", 0))
+                        .getMessage());
     }
 }

@@ -85,7 +85,8 @@ class DeadlineCacheModelTest {
                     case 1 -> -rnd.nextInt(2);
                     default -> DeadlineCache.NEVER_EXPIRES;
                 };
-                boolean stored = overwrite ? cache.set(key, value, flags, ttl, op, deadline, tenant)
+                boolean stored = overwrite
+                        ? cache.set(key, value, flags, ttl, op, deadline, tenant)
                         : cache.add(key, value, flags, ttl, op, deadline, tenant);
                 boolean expected = model.store(k, value, flags, ttl, deadline, tenant, overwrite, clock.nowNanos);
                 assertEquals(expected, stored, where + ": stored");
@@ -141,11 +142,16 @@ class DeadlineCacheModelTest {
         }
 
         long bytesOf(String tenant) {
-            return items.values().stream().filter(i -> i.tenant.equals(tenant)).mapToLong(i -> i.size).sum();
+            return items.values().stream()
+                    .filter(i -> i.tenant.equals(tenant))
+                    .mapToLong(i -> i.size)
+                    .sum();
         }
 
         long quotaOf(String tenant) {
-            int sum = activeTenants.stream().mapToInt(t -> WEIGHTS.getOrDefault(t, 1)).sum();
+            int sum = activeTenants.stream()
+                    .mapToInt(t -> WEIGHTS.getOrDefault(t, 1))
+                    .sum();
             return (long) ((double) CAPACITY * WEIGHTS.getOrDefault(tenant, 1) / sum);
         }
 
@@ -160,7 +166,8 @@ class DeadlineCacheModelTest {
                 return null;
             }
             if (deadline != DeadlineCache.NO_DEADLINE) {
-                boolean keep = config.classPolicy() == ClassPolicy.MIN && i.deadline != DeadlineCache.NO_DEADLINE
+                boolean keep = config.classPolicy() == ClassPolicy.MIN
+                        && i.deadline != DeadlineCache.NO_DEADLINE
                         && i.deadline <= deadline;
                 i.deadline = keep ? i.deadline : deadline;
                 i.q = classOf(i.deadline);
@@ -169,7 +176,14 @@ class DeadlineCacheModelTest {
             return i;
         }
 
-        boolean store(String k, byte[] value, int flags, long ttl, long deadline, String tenant, boolean overwrite,
+        boolean store(
+                String k,
+                byte[] value,
+                int flags,
+                long ttl,
+                long deadline,
+                String tenant,
+                boolean overwrite,
                 long now) {
             activeTenants.add(tenant);
             Item old = items.get(k);
@@ -229,8 +243,7 @@ class DeadlineCacheModelTest {
         }
 
         Item victim(long now) {
-            boolean restrict = config.hardOverQuota()
-                    && activeTenants.stream().anyMatch(t -> bytesOf(t) > quotaOf(t));
+            boolean restrict = config.hardOverQuota() && activeTenants.stream().anyMatch(t -> bytesOf(t) > quotaOf(t));
             // The least recently used item of each (tenant, class) group.
             Map<String, Item> heads = new HashMap<>();
             for (Item i : items.values()) {
@@ -247,10 +260,15 @@ class DeadlineCacheModelTest {
                 if (config.fairnessEnabled()) {
                     mu = Math.max(1.0 / 64, Math.min(1.0, (double) bytesOf(i.tenant) / quotaOf(i.tenant)));
                 }
-                double score = now >= i.expiresAt ? Double.POSITIVE_INFINITY
+                double score = now >= i.expiresAt
+                        ? Double.POSITIVE_INFINITY
                         : (double) (now - i.lastAccess) * Math.pow(2, i.q) * mu;
-                boolean better = best == null || score > bestScore || (score == bestScore && (i.q != best.q
-                        ? i.q > best.q : i.size != best.size ? i.size > best.size : i.lastAccess < best.lastAccess));
+                boolean better = best == null
+                        || score > bestScore
+                        || (score == bestScore
+                                && (i.q != best.q
+                                        ? i.q > best.q
+                                        : i.size != best.size ? i.size > best.size : i.lastAccess < best.lastAccess));
                 if (better) {
                     best = i;
                     bestScore = score;

@@ -15,9 +15,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class DeadlineCacheTest {
     private static final long MS = 1_000_000;
@@ -59,8 +59,8 @@ class DeadlineCacheTest {
         "10, 10, 600, 10, b",
         "10, 700, 600, 10, a",
     })
-    void evict_specVectors_evictMaximumEffectiveAge(long deadlineAMs, long ageAMs, long deadlineBMs, long ageBMs,
-            String evicted) {
+    void evict_specVectors_evictMaximumEffectiveAge(
+            long deadlineAMs, long ageAMs, long deadlineBMs, long ageBMs, String evicted) {
         DeadlineCache c = cache(oneItems(2));
         long maxAge = Math.max(ageAMs, ageBMs);
         String first = ageAMs >= ageBMs ? "a" : "b";
@@ -116,10 +116,12 @@ class DeadlineCacheTest {
             String k = "key" + rnd.nextInt(2_000);
             int size = 1 + rnd.nextInt(rnd.nextInt(10) == 0 ? 20_000 : 600);
             c.set(key(k), new byte[size], 0, DeadlineCache.NEVER_EXPIRES, 0, rnd.nextInt(2_000) * MS, "t" + (i % 3));
-            assertTrue(c.usedBytes() <= c.capacityBytes(),
+            assertTrue(
+                    c.usedBytes() <= c.capacityBytes(),
                     "used " + c.usedBytes() + " > capacity " + c.capacityBytes() + " after op " + i);
         }
-        long sum = c.tenantStats().values().stream().mapToLong(TenantStats::bytes).sum();
+        long sum =
+                c.tenantStats().values().stream().mapToLong(TenantStats::bytes).sum();
         assertEquals(c.usedBytes(), sum, "per-tenant bytes must add up to used bytes");
     }
 
@@ -135,7 +137,8 @@ class DeadlineCacheTest {
 
     @Test
     void put_largerThanMaxItemSize_isRefused() {
-        DeadlineCache c = cache(DeadlineCacheConfig.defaults(1 << 20).withPartitions(1).withMaxItemSizeBytes(1000));
+        DeadlineCache c =
+                cache(DeadlineCacheConfig.defaults(1 << 20).withPartitions(1).withMaxItemSizeBytes(1000));
         assertTrue(c.set(key("a"), valueFor(1, 1000), 0, DeadlineCache.NEVER_EXPIRES, 0, 0, "t"));
         assertFalse(c.set(key("b"), valueFor(1, 1001), 0, DeadlineCache.NEVER_EXPIRES, 0, 0, "t"));
     }
@@ -168,10 +171,12 @@ class DeadlineCacheTest {
         DeadlineCache c = cache(oneItems(4));
         c.set(key("a"), new byte[] {1}, 0, 10 * MS, 0, 5 * MS, "t");
         assertFalse(c.add(key("a"), new byte[] {2}, 0, DeadlineCache.NEVER_EXPIRES, 0, 5 * MS, "t"));
-        assertArrayEquals(new byte[] {1}, c.get(key("a"), DeadlineCache.NO_DEADLINE, "t").value());
+        assertArrayEquals(
+                new byte[] {1}, c.get(key("a"), DeadlineCache.NO_DEADLINE, "t").value());
         clock.advanceMillis(10);
         assertTrue(c.add(key("a"), new byte[] {2}, 0, DeadlineCache.NEVER_EXPIRES, 0, 5 * MS, "t"));
-        assertArrayEquals(new byte[] {2}, c.get(key("a"), DeadlineCache.NO_DEADLINE, "t").value());
+        assertArrayEquals(
+                new byte[] {2}, c.get(key("a"), DeadlineCache.NO_DEADLINE, "t").value());
     }
 
     @Test
@@ -216,7 +221,9 @@ class DeadlineCacheTest {
         DeadlineCache latest = cache(oneItems(4));
         set(latest, "a", 5 * MS, "t");
         assertEquals(9, latest.get(key("a"), 600 * MS, "t").deadlineClass());
-        assertEquals(9, latest.get(key("a"), DeadlineCache.NO_DEADLINE, "t").deadlineClass(),
+        assertEquals(
+                9,
+                latest.get(key("a"), DeadlineCache.NO_DEADLINE, "t").deadlineClass(),
                 "a get without deadline leaves the class");
 
         DeadlineCache min = cache(oneItems(4).withClassPolicy(ClassPolicy.MIN));
@@ -275,7 +282,8 @@ class DeadlineCacheTest {
             for (String t : before.keySet()) {
                 TenantStats b = before.get(t);
                 if (full && b.bytes() > b.quotaBytes()) {
-                    assertTrue(after.get(t).bytes() <= b.bytes(),
+                    assertTrue(
+                            after.get(t).bytes() <= b.bytes(),
                             "op " + i + ": over-quota tenant " + t + " grew from " + b.bytes() + " to "
                                     + after.get(t).bytes());
                 }
@@ -284,9 +292,13 @@ class DeadlineCacheTest {
         Map<String, TenantStats> end = c.tenantStats();
         assertEquals(9_600, end.get("A").quotaBytes());
         assertEquals(3_200, end.get("B").quotaBytes());
-        assertTrue(end.get("A").bytes() <= 9_600 + ITEM, "A holds " + end.get("A").bytes());
-        assertTrue(end.get("B").bytes() <= 3_200 + ITEM, "B holds " + end.get("B").bytes());
-        assertTrue(end.get("A").bytes() >= 9_600 - ITEM, "A reaches its quota: " + end.get("A").bytes());
+        assertTrue(
+                end.get("A").bytes() <= 9_600 + ITEM, "A holds " + end.get("A").bytes());
+        assertTrue(
+                end.get("B").bytes() <= 3_200 + ITEM, "B holds " + end.get("B").bytes());
+        assertTrue(
+                end.get("A").bytes() >= 9_600 - ITEM,
+                "A reaches its quota: " + end.get("A").bytes());
     }
 
     @Test
@@ -323,7 +335,9 @@ class DeadlineCacheTest {
         Map<String, TenantStats> s = c.tenantStats();
         assertEquals(List.of(DeadlineCache.OTHER_TENANT, "t1", "t2"), new ArrayList<>(s.keySet()));
         assertEquals(2 * ITEM, s.get(DeadlineCache.OTHER_TENANT).bytes());
-        assertEquals(DeadlineCache.OTHER_TENANT, c.get(key("d"), DeadlineCache.NO_DEADLINE, "t1").tenant());
+        assertEquals(
+                DeadlineCache.OTHER_TENANT,
+                c.get(key("d"), DeadlineCache.NO_DEADLINE, "t1").tenant());
     }
 
     @Test
@@ -341,17 +355,28 @@ class DeadlineCacheTest {
     @Test
     void badArguments_haveMessagesWithValues() {
         DeadlineCache c = cache(oneItems(2));
-        assertEquals("deadline -7 ns (expected: >= 0 or NO_DEADLINE = -1)", assertThrows(
-                IllegalArgumentException.class, () -> c.get(key("a"), -7, "t")).getMessage());
-        assertEquals("tenant null (expected: a tenant name)", assertThrows(
-                IllegalArgumentException.class, () -> c.get(key("a"), 0, null)).getMessage());
-        assertEquals("local.capacity_bytes 0 (expected: > 0)", assertThrows(
-                IllegalArgumentException.class, () -> DeadlineCacheConfig.defaults(0)).getMessage());
-        assertEquals("weight of tenant \"A\" is 0 (expected: >= 1)", assertThrows(IllegalArgumentException.class,
-                () -> oneItems(2).withFairness(true, false, Map.of("A", 0))).getMessage());
-        assertEquals("fairness.hard_over_quota true with fairness.enabled false (expected: enable fairness first)",
-                assertThrows(IllegalArgumentException.class,
-                        () -> oneItems(2).withFairness(false, true, Map.of())).getMessage());
+        assertEquals(
+                "deadline -7 ns (expected: >= 0 or NO_DEADLINE = -1)",
+                assertThrows(IllegalArgumentException.class, () -> c.get(key("a"), -7, "t"))
+                        .getMessage());
+        assertEquals(
+                "tenant null (expected: a tenant name)",
+                assertThrows(IllegalArgumentException.class, () -> c.get(key("a"), 0, null))
+                        .getMessage());
+        assertEquals(
+                "local.capacity_bytes 0 (expected: > 0)",
+                assertThrows(IllegalArgumentException.class, () -> DeadlineCacheConfig.defaults(0))
+                        .getMessage());
+        assertEquals(
+                "weight of tenant \"A\" is 0 (expected: >= 1)",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> oneItems(2).withFairness(true, false, Map.of("A", 0)))
+                        .getMessage());
+        assertEquals(
+                "fairness.hard_over_quota true with fairness.enabled false (expected: enable fairness first)",
+                assertThrows(IllegalArgumentException.class, () -> oneItems(2).withFairness(false, true, Map.of()))
+                        .getMessage());
     }
 
     /** Four writers and readers on four partitions; a watcher checks the byte bound while they run. */
@@ -368,8 +393,15 @@ class DeadlineCacheTest {
                 for (int i = 0; i < 50_000; i++) {
                     byte[] k = key("k" + rnd.nextInt(3_000));
                     switch (rnd.nextInt(4)) {
-                        case 0, 1 -> c.set(k, new byte[rnd.nextInt(1_500)], 0, DeadlineCache.NEVER_EXPIRES, 0,
-                                rnd.nextInt(1_000) * MS, "t" + rnd.nextInt(3));
+                        case 0, 1 ->
+                            c.set(
+                                    k,
+                                    new byte[rnd.nextInt(1_500)],
+                                    0,
+                                    DeadlineCache.NEVER_EXPIRES,
+                                    0,
+                                    rnd.nextInt(1_000) * MS,
+                                    "t" + rnd.nextInt(3));
                         case 2 -> c.get(k, rnd.nextInt(1_000) * MS, "t" + rnd.nextInt(3));
                         default -> c.invalidate(k);
                     }
@@ -393,8 +425,10 @@ class DeadlineCacheTest {
         watcher.join();
         assertNull(violation.get());
         Map<String, TenantStats> s = c.tenantStats();
-        assertEquals(c.usedBytes(), s.values().stream().mapToLong(TenantStats::bytes).sum());
-        assertEquals(c.itemCount(), s.values().stream().mapToLong(TenantStats::items).sum());
+        assertEquals(
+                c.usedBytes(), s.values().stream().mapToLong(TenantStats::bytes).sum());
+        assertEquals(
+                c.itemCount(), s.values().stream().mapToLong(TenantStats::items).sum());
         assertTrue(c.usedBytes() <= c.capacityBytes());
     }
 }

@@ -67,11 +67,17 @@ class DeadlineClassesTest {
 
     @Test
     void constructor_badValues_areRejectedWithKeyAndValue() {
-        assertEquals("dlc.factor 1 (expected: >= 2)",
-                assertThrows(IllegalArgumentException.class, () -> new DeadlineClasses(1, 1, 12)).getMessage());
-        assertEquals("dlc.queues 0 (expected: 1..62)",
-                assertThrows(IllegalArgumentException.class, () -> new DeadlineClasses(1, 2, 0)).getMessage());
-        assertEquals("dlc.base 0 ns (expected: > 0)",
-                assertThrows(IllegalArgumentException.class, () -> new DeadlineClasses(0, 2, 12)).getMessage());
+        assertEquals(
+                "dlc.factor 1 (expected: >= 2)",
+                assertThrows(IllegalArgumentException.class, () -> new DeadlineClasses(1, 1, 12))
+                        .getMessage());
+        assertEquals(
+                "dlc.queues 0 (expected: 1..62)",
+                assertThrows(IllegalArgumentException.class, () -> new DeadlineClasses(1, 2, 0))
+                        .getMessage());
+        assertEquals(
+                "dlc.base 0 ns (expected: > 0)",
+                assertThrows(IllegalArgumentException.class, () -> new DeadlineClasses(0, 2, 12))
+                        .getMessage());
     }
 }

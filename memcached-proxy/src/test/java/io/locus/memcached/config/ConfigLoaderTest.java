@@ -10,33 +10,35 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ConfigLoaderTest {
-  static final String MINIMAL = "pool:\n  servers: [\"127.0.0.1:11211:1\"]\n";
+    static final String MINIMAL = "pool:\n  servers: [\"127.0.0.1:11211:1\"]\n";
 
-  static String error(String yaml) {
-    return assertThrows(ConfigException.class, () -> ConfigLoader.parse(yaml, "test.yaml")).getMessage();
-  }
-
-  @Test
-  void minimalConfig_getsEveryDefault() {
-    ProxyConfig c = ConfigLoader.parse(MINIMAL, "test.yaml");
-    for (ConfigKey k : ConfigKeys.ALL) {
-      assertEquals(ConfigLoader.convert(k, k.defaultValue()), c.values().get(k.name()), k.name());
+    static String error(String yaml) {
+        return assertThrows(ConfigException.class, () -> ConfigLoader.parse(yaml, "test.yaml"))
+                .getMessage();
     }
-    assertEquals(1_000_000, c.longValue("backend.timeout"));
-    assertEquals(1, c.intValue("backend.conns"));
-    assertEquals(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), c.intValue("io_threads"));
-    assertEquals(3, ConfigLoader.parse(MINIMAL + "io_threads: 3", "test.yaml").intValue("io_threads"));
-    assertEquals(1 << 20, c.intValue("max_item_size"));
-    assertEquals(64L << 20, c.longValue("local.capacity_bytes"));
-    assertEquals(2_000, c.longValue("dlc.base"));
-    assertEquals(0.10, c.doubleValue("admission.target_miss"));
-    assertEquals(List.of(new Listener("127.0.0.1", 11211, null, null)), c.listeners());
-    assertEquals(List.of(new BackendAddress("127.0.0.1", 11211, 1, null)), c.servers());
-  }
 
-  @Test
-  void fullConfig_parsesEverySection() {
-    ProxyConfig c = ConfigLoader.parse("""
+    @Test
+    void minimalConfig_getsEveryDefault() {
+        ProxyConfig c = ConfigLoader.parse(MINIMAL, "test.yaml");
+        for (ConfigKey k : ConfigKeys.ALL) {
+            assertEquals(ConfigLoader.convert(k, k.defaultValue()), c.values().get(k.name()), k.name());
+        }
+        assertEquals(1_000_000, c.longValue("backend.timeout"));
+        assertEquals(1, c.intValue("backend.conns"));
+        assertEquals(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), c.intValue("io_threads"));
+        assertEquals(
+                3, ConfigLoader.parse(MINIMAL + "io_threads: 3", "test.yaml").intValue("io_threads"));
+        assertEquals(1 << 20, c.intValue("max_item_size"));
+        assertEquals(64L << 20, c.longValue("local.capacity_bytes"));
+        assertEquals(2_000, c.longValue("dlc.base"));
+        assertEquals(0.10, c.doubleValue("admission.target_miss"));
+        assertEquals(List.of(new Listener("127.0.0.1", 11211, null, null)), c.listeners());
+        assertEquals(List.of(new BackendAddress("127.0.0.1", 11211, 1, null)), c.servers());
+    }
+
+    @Test
+    void fullConfig_parsesEverySection() {
+        ProxyConfig c = ConfigLoader.parse("""
         listen: 0.0.0.0:22122
         listeners:
           - {port: 11212, tenant: batch, default_deadline: "~"}
@@ -49,65 +51,87 @@ class ConfigLoaderTest {
         deadline_rules:
           - {prefix: "shop:search:", deadline: 15ms}
         """, "test.yaml");
-    assertEquals(List.of(new Listener("0.0.0.0", 22122, null, null),
-        new Listener("0.0.0.0", 11212, "batch", Deadline.nominalBestEffort())), c.listeners());
-    assertEquals(4, c.intValue("backend.conns"));
-    assertEquals(250_000, c.longValue("backend.timeout"));
-    assertEquals(new BackendAddress("10.0.0.1", 11211, 1, "a"), c.servers().get(0));
-    assertEquals(2, c.servers().get(1).weight());
-    assertEquals(Set.of("shop"), c.allowedTenants().get("alice"));
-    assertEquals(Deadline.hard(50_000), c.tenants().get(0).defaultDeadline());
-    assertEquals(Deadline.hard(15_000), c.deadlineRules().get(0).deadline());
-    assertTrue(c.tenantPolicy().authEnabled());
-  }
+        assertEquals(
+                List.of(
+                        new Listener("0.0.0.0", 22122, null, null),
+                        new Listener("0.0.0.0", 11212, "batch", Deadline.nominalBestEffort())),
+                c.listeners());
+        assertEquals(4, c.intValue("backend.conns"));
+        assertEquals(250_000, c.longValue("backend.timeout"));
+        assertEquals(new BackendAddress("10.0.0.1", 11211, 1, "a"), c.servers().get(0));
+        assertEquals(2, c.servers().get(1).weight());
+        assertEquals(Set.of("shop"), c.allowedTenants().get("alice"));
+        assertEquals(Deadline.hard(50_000), c.tenants().get(0).defaultDeadline());
+        assertEquals(Deadline.hard(15_000), c.deadlineRules().get(0).deadline());
+        assertTrue(c.tenantPolicy().authEnabled());
+    }
 
-  @Test
-  void errors_nameTheKeyTheValueAndTheExpectation() {
-    assertEquals("backend.timeot: unknown key (expected: one of the keys in the README's configuration table; did"
-        + " you mean backend.timeout?)", error(MINIMAL + "backend: {timeot: 1s}"));
-    assertEquals("backend.timeout: \"1 sec\" (expected: a duration such as 250us, 20ms or 1s)",
-        error(MINIMAL + "backend: {timeout: 1 sec}"));
-    assertEquals("backend.conns: 0 is out of range (expected: 1 .. 64)", error(MINIMAL + "backend: {conns: 0}"));
-    assertEquals("io_threads: \"many\" (expected: a whole number or auto)", error(MINIMAL + "io_threads: many"));
-    assertEquals("backend.conns: \"auto\" (expected: a whole number)", error(MINIMAL + "backend: {conns: auto}"));
-    assertEquals("limits.max_key_bytes: 300 is out of range (expected: 1 .. 250)",
-        error(MINIMAL + "limits: {max_key_bytes: 300}"));
-    assertEquals("max_item_size: \"1 megabyte\" (expected: a size such as 512, 64k, 1m or 1g)",
-        error(MINIMAL + "max_item_size: 1 megabyte"));
-    assertEquals("local.mode: \"sometimes\" (expected: one of [all, hot_only, off])",
-        error(MINIMAL + "local: {mode: sometimes}"));
-    assertEquals("hints.trust_tenant_token: \"yes please\" (expected: true or false)",
-        error(MINIMAL + "hints: {trust_tenant_token: yes please}"));
-    assertEquals("pool.servers: missing (expected: a list of \"host:port:weight [name]\", at least one)",
-        error("listen: 127.0.0.1:1"));
-    assertEquals("pool.servers[0]: \"127.0.0.1:11211\" (expected: host:port:weight [name], port 1..65535, weight >= 1,"
-        + " as in nutcracker)", error("pool: {servers: [\"127.0.0.1:11211\"]}"));
-    assertEquals("pool.servers[1]: 127.0.0.1:1 is listed twice (expected: each backend once)",
-        error("pool: {servers: [\"127.0.0.1:1:1\", \"127.0.0.1:1:1\"]}"));
-    assertEquals("listen: \"localhost\" (expected: host:port with port 0..65535)", error(MINIMAL + "listen: localhost"));
-    assertEquals("tenants[0].wieght: unknown key (expected: one of [default_deadline, id, level, prefixes, weight])",
-        error(MINIMAL + "tenants: [{id: a, wieght: 2}]"));
-    assertEquals("tenants[0].id: missing (expected: required in every tenants entry)",
-        error(MINIMAL + "tenants: [{weight: 2}]"));
-    assertEquals("tenants[0].id: \"a b\" (expected: a tenant id of 1..64 of A-Z a-z 0-9 . _ -)",
-        error(MINIMAL + "tenants: [{id: a b}]"));
-    assertEquals("deadline_rules[0].deadline: deadline \"fast\" (expected: [~]<number>[us|ms|s], e.g. 20ms or ~500ms)",
-        error(MINIMAL + "deadline_rules: [{prefix: x, deadline: fast}]"));
-    assertEquals("auth.file: empty while auth.enabled is true (expected: path of a user:password file)",
-        error(MINIMAL + "auth: {enabled: true}"));
-    assertEquals("tenants/deadline_rules/hints: hints.tenant_token and hints.deadline_token are both 'P' (expected:"
-        + " two different letters)", error(MINIMAL + "hints: {deadline_token: P}"));
-    assertTrue(error("pool: [").startsWith("config test.yaml is not valid YAML: "));
-    assertEquals("config test.yaml: top level is a \"hello\" (expected: a mapping of keys)", error("hello"));
-  }
+    @Test
+    void errors_nameTheKeyTheValueAndTheExpectation() {
+        assertEquals(
+                "backend.timeot: unknown key (expected: one of the keys in the README's configuration table; did"
+                        + " you mean backend.timeout?)",
+                error(MINIMAL + "backend: {timeot: 1s}"));
+        assertEquals(
+                "backend.timeout: \"1 sec\" (expected: a duration such as 250us, 20ms or 1s)",
+                error(MINIMAL + "backend: {timeout: 1 sec}"));
+        assertEquals("backend.conns: 0 is out of range (expected: 1 .. 64)", error(MINIMAL + "backend: {conns: 0}"));
+        assertEquals("io_threads: \"many\" (expected: a whole number or auto)", error(MINIMAL + "io_threads: many"));
+        assertEquals("backend.conns: \"auto\" (expected: a whole number)", error(MINIMAL + "backend: {conns: auto}"));
+        assertEquals(
+                "limits.max_key_bytes: 300 is out of range (expected: 1 .. 250)",
+                error(MINIMAL + "limits: {max_key_bytes: 300}"));
+        assertEquals(
+                "max_item_size: \"1 megabyte\" (expected: a size such as 512, 64k, 1m or 1g)",
+                error(MINIMAL + "max_item_size: 1 megabyte"));
+        assertEquals(
+                "local.mode: \"sometimes\" (expected: one of [all, hot_only, off])",
+                error(MINIMAL + "local: {mode: sometimes}"));
+        assertEquals(
+                "hints.trust_tenant_token: \"yes please\" (expected: true or false)",
+                error(MINIMAL + "hints: {trust_tenant_token: yes please}"));
+        assertEquals(
+                "pool.servers: missing (expected: a list of \"host:port:weight [name]\", at least one)",
+                error("listen: 127.0.0.1:1"));
+        assertEquals(
+                "pool.servers[0]: \"127.0.0.1:11211\" (expected: host:port:weight [name], port 1..65535, weight >= 1,"
+                        + " as in nutcracker)",
+                error("pool: {servers: [\"127.0.0.1:11211\"]}"));
+        assertEquals(
+                "pool.servers[1]: 127.0.0.1:1 is listed twice (expected: each backend once)",
+                error("pool: {servers: [\"127.0.0.1:1:1\", \"127.0.0.1:1:1\"]}"));
+        assertEquals(
+                "listen: \"localhost\" (expected: host:port with port 0..65535)", error(MINIMAL + "listen: localhost"));
+        assertEquals(
+                "tenants[0].wieght: unknown key (expected: one of [default_deadline, id, level, prefixes, weight])",
+                error(MINIMAL + "tenants: [{id: a, wieght: 2}]"));
+        assertEquals(
+                "tenants[0].id: missing (expected: required in every tenants entry)",
+                error(MINIMAL + "tenants: [{weight: 2}]"));
+        assertEquals(
+                "tenants[0].id: \"a b\" (expected: a tenant id of 1..64 of A-Z a-z 0-9 . _ -)",
+                error(MINIMAL + "tenants: [{id: a b}]"));
+        assertEquals(
+                "deadline_rules[0].deadline: deadline \"fast\" (expected: [~]<number>[us|ms|s], e.g. 20ms or ~500ms)",
+                error(MINIMAL + "deadline_rules: [{prefix: x, deadline: fast}]"));
+        assertEquals(
+                "auth.file: empty while auth.enabled is true (expected: path of a user:password file)",
+                error(MINIMAL + "auth: {enabled: true}"));
+        assertEquals(
+                "tenants/deadline_rules/hints: hints.tenant_token and hints.deadline_token are both 'P' (expected:"
+                        + " two different letters)",
+                error(MINIMAL + "hints: {deadline_token: P}"));
+        assertTrue(error("pool: [").startsWith("config test.yaml is not valid YAML: "));
+        assertEquals("config test.yaml: top level is a \"hello\" (expected: a mapping of keys)", error("hello"));
+    }
 
-  @Test
-  void units_durationsAndSizes() {
-    assertEquals(250, ConfigLoader.parseDurationMicros("k", "250us"));
-    assertEquals(20_000, ConfigLoader.parseDurationMicros("k", "20"));
-    assertEquals(1_500_000, ConfigLoader.parseDurationMicros("k", "1.5s"));
-    assertEquals(64 << 10, ConfigLoader.parseSizeBytes("k", "64k"));
-    assertEquals(1 << 20, ConfigLoader.parseSizeBytes("k", "1MB"));
-    assertEquals(512, ConfigLoader.parseSizeBytes("k", "512"));
-  }
+    @Test
+    void units_durationsAndSizes() {
+        assertEquals(250, ConfigLoader.parseDurationMicros("k", "250us"));
+        assertEquals(20_000, ConfigLoader.parseDurationMicros("k", "20"));
+        assertEquals(1_500_000, ConfigLoader.parseDurationMicros("k", "1.5s"));
+        assertEquals(64 << 10, ConfigLoader.parseSizeBytes("k", "64k"));
+        assertEquals(1 << 20, ConfigLoader.parseSizeBytes("k", "1MB"));
+        assertEquals(512, ConfigLoader.parseSizeBytes("k", "512"));
+    }
 }

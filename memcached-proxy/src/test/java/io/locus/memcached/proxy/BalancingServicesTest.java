@@ -17,69 +17,81 @@ import org.junit.jupiter.api.Test;
 
 /** The balancer's configuration from the proxy's, and the parsing of the meta replies it relies on. */
 class BalancingServicesTest {
-  static final String POOL = "pool:\n  servers: [\"127.0.0.1:1:1\", \"127.0.0.1:2:1\", \"127.0.0.1:3:1\"]\n";
+    static final String POOL = "pool:\n  servers: [\"127.0.0.1:1:1\", \"127.0.0.1:2:1\", \"127.0.0.1:3:1\"]\n";
 
-  @Test
-  void balanceConfig_takesTheProxyKeys() {
-    BalanceConfig c = BalancingServices.balanceConfig(ConfigLoader.parse(POOL + "lb:\n  enabled: true\n"
-        + "  epoch: 250ms\n  replicas_max: 3\n  shadow_updates: async\n  sample_rate: 0.2\n", "test"));
-    assertEquals(Duration.ofMillis(250), c.epoch());
-    assertEquals(3, c.replicasMax());
-    assertFalse(c.syncShadowUpdates());
-    assertEquals(0.2, c.sampleRate());
-    assertTrue(c.phase1Enabled());
-    assertFalse(c.phase3Enabled());
-  }
+    @Test
+    void balanceConfig_takesTheProxyKeys() {
+        BalanceConfig c = BalancingServices.balanceConfig(ConfigLoader.parse(
+                POOL + "lb:\n  enabled: true\n"
+                        + "  epoch: 250ms\n  replicas_max: 3\n  shadow_updates: async\n  sample_rate: 0.2\n",
+                "test"));
+        assertEquals(Duration.ofMillis(250), c.epoch());
+        assertEquals(3, c.replicasMax());
+        assertFalse(c.syncShadowUpdates());
+        assertEquals(0.2, c.sampleRate());
+        assertTrue(c.phase1Enabled());
+        assertFalse(c.phase3Enabled());
+    }
 
-  @Test
-  void balanceConfig_takesPhase3_butRefusesItAndPhase1WithAvailabilityCopies() {
-    BalanceConfig p1p3 = BalancingServices.balanceConfig(ConfigLoader.parse(POOL + "lb:\n  enabled: true\n"
-        + "  phases: p1,p3\n  copy_rate: 64k\n", "test"));
-    assertTrue(p1p3.phase1Enabled());
-    assertTrue(p1p3.phase3Enabled());
-    assertEquals(64 * 1024, p1p3.copyRateBytesPerSecond());
-    ConfigException p3 = assertThrows(ConfigException.class, () -> BalancingServices.balanceConfig(
-        ConfigLoader.parse(POOL + "replication_factor: 2\nlb:\n  enabled: true\n  phases: p3\n", "test")));
-    assertEquals("lb.phases: \"p3\" with replication_factor 2 (expected: none; bucket migration of availability"
-        + " copies is not supported yet)", p3.getMessage());
-    ConfigException both = assertThrows(ConfigException.class, () -> BalancingServices.balanceConfig(
-        ConfigLoader.parse(POOL + "replication_factor: 2\nlb:\n  enabled: true\n", "test")));
-    assertEquals("lb.phases: \"p1\" with replication_factor 2 (expected: none; Phase 1 shadows on top of"
-        + " availability copies are not supported yet)", both.getMessage());
-    BalanceConfig onlyCopies = BalancingServices.balanceConfig(ConfigLoader.parse(POOL + "replication_factor: 2\n",
-        "test"));
-    assertFalse(onlyCopies.phase1Enabled(), "without lb.enabled the balancer only observes");
-  }
+    @Test
+    void balanceConfig_takesPhase3_butRefusesItAndPhase1WithAvailabilityCopies() {
+        BalanceConfig p1p3 = BalancingServices.balanceConfig(
+                ConfigLoader.parse(POOL + "lb:\n  enabled: true\n" + "  phases: p1,p3\n  copy_rate: 64k\n", "test"));
+        assertTrue(p1p3.phase1Enabled());
+        assertTrue(p1p3.phase3Enabled());
+        assertEquals(64 * 1024, p1p3.copyRateBytesPerSecond());
+        ConfigException p3 = assertThrows(
+                ConfigException.class,
+                () -> BalancingServices.balanceConfig(ConfigLoader.parse(
+                        POOL + "replication_factor: 2\nlb:\n  enabled: true\n  phases: p3\n", "test")));
+        assertEquals(
+                "lb.phases: \"p3\" with replication_factor 2 (expected: none; bucket migration of availability"
+                        + " copies is not supported yet)",
+                p3.getMessage());
+        ConfigException both = assertThrows(
+                ConfigException.class,
+                () -> BalancingServices.balanceConfig(
+                        ConfigLoader.parse(POOL + "replication_factor: 2\nlb:\n  enabled: true\n", "test")));
+        assertEquals(
+                "lb.phases: \"p1\" with replication_factor 2 (expected: none; Phase 1 shadows on top of"
+                        + " availability copies are not supported yet)",
+                both.getMessage());
+        BalanceConfig onlyCopies =
+                BalancingServices.balanceConfig(ConfigLoader.parse(POOL + "replication_factor: 2\n", "test"));
+        assertFalse(onlyCopies.phase1Enabled(), "without lb.enabled the balancer only observes");
+    }
 
-  @Test
-  void balanceConfig_reportsTheBalancersOwnRangeErrors() {
-    ConfigException e = assertThrows(ConfigException.class, () -> BalancingServices.balanceConfig(
-        ConfigLoader.parse(POOL + "lb:\n  enabled: true\n  phases: p2\n", "test")));
-    assertTrue(e.getMessage().startsWith("lb.phases"), e.getMessage());
-  }
+    @Test
+    void balanceConfig_reportsTheBalancersOwnRangeErrors() {
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> BalancingServices.balanceConfig(
+                        ConfigLoader.parse(POOL + "lb:\n  enabled: true\n  phases: p2\n", "test")));
+        assertTrue(e.getMessage().startsWith("lb.phases"), e.getMessage());
+    }
 
-  @Test
-  void parseMetaValue_readsValueFlagsAndTtl_orMissOrFailure() {
-    ByteBuf va = Unpooled.copiedBuffer("VA 5 f42 t-1\r\nab\r\nc\r\n", StandardCharsets.ISO_8859_1);
-    BalancingServices.HomeValue v = BalancingServices.parseMetaValue(va);
-    assertEquals("ab\r\nc", v.data.toString(StandardCharsets.ISO_8859_1));
-    assertEquals("42", v.flags);
-    assertEquals(-1, v.ttl);
-    assertFalse(v.failed);
-    v.release();
-    va.release();
-    BalancingServices.HomeValue miss = BalancingServices.parseMetaValue(
-        Unpooled.copiedBuffer("EN\r\n", StandardCharsets.ISO_8859_1));
-    assertNull(miss.data);
-    assertFalse(miss.failed);
-    BalancingServices.HomeValue error = BalancingServices.parseMetaValue(
-        Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1));
-    assertNull(error.data);
-    assertTrue(error.failed);
-  }
+    @Test
+    void parseMetaValue_readsValueFlagsAndTtl_orMissOrFailure() {
+        ByteBuf va = Unpooled.copiedBuffer("VA 5 f42 t-1\r\nab\r\nc\r\n", StandardCharsets.ISO_8859_1);
+        BalancingServices.HomeValue v = BalancingServices.parseMetaValue(va);
+        assertEquals("ab\r\nc", v.data.toString(StandardCharsets.ISO_8859_1));
+        assertEquals("42", v.flags);
+        assertEquals(-1, v.ttl);
+        assertFalse(v.failed);
+        v.release();
+        va.release();
+        BalancingServices.HomeValue miss =
+                BalancingServices.parseMetaValue(Unpooled.copiedBuffer("EN\r\n", StandardCharsets.ISO_8859_1));
+        assertNull(miss.data);
+        assertFalse(miss.failed);
+        BalancingServices.HomeValue error = BalancingServices.parseMetaValue(
+                Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1));
+        assertNull(error.data);
+        assertTrue(error.failed);
+    }
 
-  @Test
-  void shadowKey_isTheReservedPrefixInBase64() {
-    assertEquals("X19kbHA6cjprZXk=", BalancingServices.shadowKey("key")); // base64("__dlp:r:key")
-  }
+    @Test
+    void shadowKey_isTheReservedPrefixInBase64() {
+        assertEquals("X19kbHA6cjprZXk=", BalancingServices.shadowKey("key")); // base64("__dlp:r:key")
+    }
 }

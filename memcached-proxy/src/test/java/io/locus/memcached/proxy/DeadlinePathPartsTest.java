@@ -14,60 +14,65 @@ import org.junit.jupiter.api.Test;
 
 /** The pure parts of the deadline path: histogram, mg flag handling, fill parsing, Prometheus rendering. */
 class DeadlinePathPartsTest {
-  @Test
-  void histogram_bucketsCoverEveryValue_andQuantilesAreUpperBoundsWithin12Percent() {
-    for (long v = 0; v < 1_000_000; v = v < 100 ? v + 1 : v * 11 / 10) {
-      int b = LatencyHistogram.bucketOf(v);
-      assertTrue(LatencyHistogram.upperBound(b) >= v, "upper bound of bucket of " + v);
-      assertTrue(b == 0 || LatencyHistogram.upperBound(b - 1) < v, "lower bound of bucket of " + v);
-      assertTrue(LatencyHistogram.upperBound(b) <= v + Math.max(1, v / 8), "width at " + v);
+    @Test
+    void histogram_bucketsCoverEveryValue_andQuantilesAreUpperBoundsWithin12Percent() {
+        for (long v = 0; v < 1_000_000; v = v < 100 ? v + 1 : v * 11 / 10) {
+            int b = LatencyHistogram.bucketOf(v);
+            assertTrue(LatencyHistogram.upperBound(b) >= v, "upper bound of bucket of " + v);
+            assertTrue(b == 0 || LatencyHistogram.upperBound(b - 1) < v, "lower bound of bucket of " + v);
+            assertTrue(LatencyHistogram.upperBound(b) <= v + Math.max(1, v / 8), "width at " + v);
+        }
+        LatencyHistogram h = new LatencyHistogram();
+        for (int i = 1; i <= 1000; i++) {
+            h.record(i);
+        }
+        assertEquals(1000, h.count());
+        long p50 = h.quantileMicros(0.5);
+        long p99 = h.quantileMicros(0.99);
+        assertTrue(p50 >= 500 && p50 <= 563, "p50 " + p50);
+        assertTrue(p99 >= 990 && p99 <= 1114, "p99 " + p99);
+        assertEquals(0, new LatencyHistogram().quantileMicros(0.5));
     }
-    LatencyHistogram h = new LatencyHistogram();
-    for (int i = 1; i <= 1000; i++) {
-      h.record(i);
+
+    @Test
+    void metaGetFlags_onlyWhatTheCacheCanAnswer_repliesInRequestOrder() {
+        MetaGetFlags f = MetaGetFlags.parse(List.of("s", "v", "k", "Oab", "f", "q"));
+        assertEquals("VA 3 s3 kkey Oab f4294967295", f.hitLine("key", -1, 3));
+        assertEquals("EN kkey Oab", f.missLine("key"));
+        assertTrue(f.quiet);
+        assertEquals("HD", MetaGetFlags.parse(List.of()).hitLine("k", 0, 9));
+        for (String bad : List.of("c", "t", "h", "l", "T30", "N30", "E5", "R30", "b", "vv", "O" + "x".repeat(33))) {
+            assertNull(MetaGetFlags.parse(List.of("v", bad)), bad);
+        }
+        assertNull(MetaGetFlags.parse(List.of("v", "v")), "a repeated flag is memcached's error to give");
     }
-    assertEquals(1000, h.count());
-    long p50 = h.quantileMicros(0.5);
-    long p99 = h.quantileMicros(0.99);
-    assertTrue(p50 >= 500 && p50 <= 563, "p50 " + p50);
-    assertTrue(p99 >= 990 && p99 <= 1114, "p99 " + p99);
-    assertEquals(0, new LatencyHistogram().quantileMicros(0.5));
-  }
 
-  @Test
-  void metaGetFlags_onlyWhatTheCacheCanAnswer_repliesInRequestOrder() {
-    MetaGetFlags f = MetaGetFlags.parse(List.of("s", "v", "k", "Oab", "f", "q"));
-    assertEquals("VA 3 s3 kkey Oab f4294967295", f.hitLine("key", -1, 3));
-    assertEquals("EN kkey Oab", f.missLine("key"));
-    assertTrue(f.quiet);
-    assertEquals("HD", MetaGetFlags.parse(List.of()).hitLine("k", 0, 9));
-    for (String bad : List.of("c", "t", "h", "l", "T30", "N30", "E5", "R30", "b", "vv", "O" + "x".repeat(33))) {
-      assertNull(MetaGetFlags.parse(List.of("v", bad)), bad);
+    @Test
+    void fillReply_parsed() {
+        ByteBuf b = Unpooled.copiedBuffer("VA 5 f7 t-1\r\nhello\r\n", StandardCharsets.ISO_8859_1);
+        FillResult r = FillResult.parse(b);
+        assertEquals("hello", new String(r.value(), StandardCharsets.ISO_8859_1));
+        assertEquals(7, r.clientFlags());
+        assertEquals(DeadlineCache.NEVER_EXPIRES, r.ttlNanos());
+        assertEquals(
+                30_000_000_000L,
+                FillResult.parse(Unpooled.copiedBuffer("VA 0 f0 t30\r\n\r\n", StandardCharsets.ISO_8859_1))
+                        .ttlNanos());
+        assertTrue(FillResult.parse(Unpooled.copiedBuffer("EN\r\n", StandardCharsets.ISO_8859_1))
+                .miss());
+        assertEquals(
+                "SERVER_ERROR out of memory",
+                FillResult.parse(Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1))
+                        .failure());
     }
-    assertNull(MetaGetFlags.parse(List.of("v", "v")), "a repeated flag is memcached's error to give");
-  }
 
-  @Test
-  void fillReply_parsed() {
-    ByteBuf b = Unpooled.copiedBuffer("VA 5 f7 t-1\r\nhello\r\n", StandardCharsets.ISO_8859_1);
-    FillResult r = FillResult.parse(b);
-    assertEquals("hello", new String(r.value(), StandardCharsets.ISO_8859_1));
-    assertEquals(7, r.clientFlags());
-    assertEquals(DeadlineCache.NEVER_EXPIRES, r.ttlNanos());
-    assertEquals(30_000_000_000L, FillResult.parse(Unpooled.copiedBuffer("VA 0 f0 t30\r\n\r\n",
-        StandardCharsets.ISO_8859_1)).ttlNanos());
-    assertTrue(FillResult.parse(Unpooled.copiedBuffer("EN\r\n", StandardCharsets.ISO_8859_1)).miss());
-    assertEquals("SERVER_ERROR out of memory", FillResult.parse(Unpooled.copiedBuffer(
-        "SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1)).failure());
-  }
-
-  @Test
-  void prometheus_rendersNumbersWithTenantLabels() {
-    String text = PrometheusEndpoint.render(new java.util.LinkedHashMap<>(Map.of("version", "1.6.0",
-        "cmd_get", "12", "locus_tenant:shop:hits", "3", "locus_local:a\"b:bytes", "99")));
-    assertTrue(text.contains("locus_memcached_cmd_get 12\n"), text);
-    assertTrue(text.contains("locus_memcached_tenant_hits{tenant=\"shop\"} 3\n"), text);
-    assertTrue(text.contains("locus_memcached_local_bytes{tenant=\"a\\\"b\"} 99\n"), text);
-    assertTrue(!text.contains("1.6.0"), text);
-  }
+    @Test
+    void prometheus_rendersNumbersWithTenantLabels() {
+        String text = PrometheusEndpoint.render(new java.util.LinkedHashMap<>(Map.of(
+                "version", "1.6.0", "cmd_get", "12", "locus_tenant:shop:hits", "3", "locus_local:a\"b:bytes", "99")));
+        assertTrue(text.contains("locus_memcached_cmd_get 12\n"), text);
+        assertTrue(text.contains("locus_memcached_tenant_hits{tenant=\"shop\"} 3\n"), text);
+        assertTrue(text.contains("locus_memcached_local_bytes{tenant=\"a\\\"b\"} 99\n"), text);
+        assertTrue(!text.contains("1.6.0"), text);
+    }
 }

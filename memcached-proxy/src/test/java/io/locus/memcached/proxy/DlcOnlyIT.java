@@ -19,66 +19,67 @@ import org.junit.jupiter.api.Test;
  * scheduler on are refused once the latency model has seen the backend.
  */
 class DlcOnlyIT {
-  static MemcachedServers servers;
-  static final Path DIR = Path.of("target", "it", "dlc-only");
+    static MemcachedServers servers;
+    static final Path DIR = Path.of("target", "it", "dlc-only");
 
-  @BeforeAll
-  static void start() {
-    servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS, DIR);
-  }
-
-  @AfterAll
-  static void stop() {
-    servers.close();
-  }
-
-  private static String script(String prefix, int keys) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < keys; i++) {
-      sb.append("mg ").append(prefix).append(i).append(" v L1ms\r\n");
+    @BeforeAll
+    static void start() {
+        servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS, DIR);
     }
-    return sb.toString();
-  }
 
-  private static void preload(String prefix, int keys) throws Exception {
-    StringBuilder sets = new StringBuilder();
-    for (int i = 0; i < keys; i++) {
-      sets.append("set ").append(prefix).append(i).append(" 0 0 2\r\nok\r\n");
+    @AfterAll
+    static void stop() {
+        servers.close();
     }
-    try (RawClient direct = new RawClient(servers.get(0).address())) {
-      direct.exchange(sets.toString());
-    }
-  }
 
-  @Test
-  void withoutScheduler_everyHardReadIsAnswered_noneRefused() throws Exception {
-    preload("d", 200);
-    String yaml = "io_threads: 1\nbackend:\n  conns: 1\nsched:\n  enabled: false\n";
-    try (SlowRelay relay = new SlowRelay(servers.get(0).address(), 2_000_000);
-        ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(List.of(relay.address()), yaml);
-        RawClient c = new RawClient(proxy.address)) {
-      String first = c.exchange(script("d", 200));
-      assertEquals("VA 2\r\nok\r\n".repeat(200), first, "every miss forwarded and answered");
-      String again = c.exchange(script("d", 200));
-      assertEquals("VA 2\r\nok\r\n".repeat(200), again);
-      Map<String, String> s = proxy.stats();
-      assertEquals("0", s.get("locus_tenant:default:rejected"));
-      assertTrue(Long.parseLong(s.get("locus_tenant:default:hits")) >= 200, "repeats are local hits: " + s);
-      assertTrue(Long.parseLong(s.get("locus_tenant:default:deadlines_missed")) > 0,
-          "2 ms per backend read cannot meet 1 ms, and is counted: " + s);
+    private static String script(String prefix, int keys) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < keys; i++) {
+            sb.append("mg ").append(prefix).append(i).append(" v L1ms\r\n");
+        }
+        return sb.toString();
     }
-  }
 
-  @Test
-  void withScheduler_theSameReadsAreRefused() throws Exception {
-    preload("s", 200);
-    String yaml = "io_threads: 1\nbackend:\n  conns: 1\n";
-    try (SlowRelay relay = new SlowRelay(servers.get(0).address(), 2_000_000);
-        ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(List.of(relay.address()), yaml);
-        RawClient c = new RawClient(proxy.address)) {
-      String got = c.exchange(script("s", 200));
-      assertTrue(got.contains("SERVER_ERROR deadline reject"), "admission refuses what 2 ms cannot meet");
-      assertTrue(Long.parseLong(proxy.stats().get("locus_tenant:default:rejected")) > 0);
+    private static void preload(String prefix, int keys) throws Exception {
+        StringBuilder sets = new StringBuilder();
+        for (int i = 0; i < keys; i++) {
+            sets.append("set ").append(prefix).append(i).append(" 0 0 2\r\nok\r\n");
+        }
+        try (RawClient direct = new RawClient(servers.get(0).address())) {
+            direct.exchange(sets.toString());
+        }
     }
-  }
+
+    @Test
+    void withoutScheduler_everyHardReadIsAnswered_noneRefused() throws Exception {
+        preload("d", 200);
+        String yaml = "io_threads: 1\nbackend:\n  conns: 1\nsched:\n  enabled: false\n";
+        try (SlowRelay relay = new SlowRelay(servers.get(0).address(), 2_000_000);
+                ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(List.of(relay.address()), yaml);
+                RawClient c = new RawClient(proxy.address)) {
+            String first = c.exchange(script("d", 200));
+            assertEquals("VA 2\r\nok\r\n".repeat(200), first, "every miss forwarded and answered");
+            String again = c.exchange(script("d", 200));
+            assertEquals("VA 2\r\nok\r\n".repeat(200), again);
+            Map<String, String> s = proxy.stats();
+            assertEquals("0", s.get("locus_tenant:default:rejected"));
+            assertTrue(Long.parseLong(s.get("locus_tenant:default:hits")) >= 200, "repeats are local hits: " + s);
+            assertTrue(
+                    Long.parseLong(s.get("locus_tenant:default:deadlines_missed")) > 0,
+                    "2 ms per backend read cannot meet 1 ms, and is counted: " + s);
+        }
+    }
+
+    @Test
+    void withScheduler_theSameReadsAreRefused() throws Exception {
+        preload("s", 200);
+        String yaml = "io_threads: 1\nbackend:\n  conns: 1\n";
+        try (SlowRelay relay = new SlowRelay(servers.get(0).address(), 2_000_000);
+                ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(List.of(relay.address()), yaml);
+                RawClient c = new RawClient(proxy.address)) {
+            String got = c.exchange(script("s", 200));
+            assertTrue(got.contains("SERVER_ERROR deadline reject"), "admission refuses what 2 ms cannot meet");
+            assertTrue(Long.parseLong(proxy.stats().get("locus_tenant:default:rejected")) > 0);
+        }
+    }
 }

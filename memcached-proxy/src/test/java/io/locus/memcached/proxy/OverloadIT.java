@@ -26,152 +26,177 @@ import org.junit.jupiter.api.Test;
  * best-effort reads are never refused.
  */
 class OverloadIT {
-  static MemcachedServers servers;
-  static final Path DIR = Path.of("target", "it", "overload");
-  static final int CLIENTS = 40;
-  static final long PERIOD_NANOS = 40_000_000; // each client: one request per 40 ms → 1,000/s offered
-  static final long DEADLINE_NANOS = 50_000_000;
+    static MemcachedServers servers;
+    static final Path DIR = Path.of("target", "it", "overload");
+    static final int CLIENTS = 40;
+    static final long PERIOD_NANOS = 40_000_000; // each client: one request per 40 ms → 1,000/s offered
+    static final long DEADLINE_NANOS = 50_000_000;
 
-  @BeforeAll
-  static void start() {
-    servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS, DIR);
-  }
-
-  @AfterAll
-  static void stop() {
-    servers.close();
-  }
-
-  /** Client-side tallies of one phase. */
-  static final class Tally {
-    final AtomicLong hardMet = new AtomicLong();
-    final AtomicLong hardLate = new AtomicLong();
-    final AtomicLong hardRejected = new AtomicLong();
-    final AtomicLong hardDropped = new AtomicLong();
-    final AtomicLong bestEffortDone = new AtomicLong();
-    final AtomicLong bestEffortRefused = new AtomicLong();
-    final AtomicReference<String> unexpected = new AtomicReference<>();
-    /** Late hard replies per half second of the phase, to tell one stall from a model that keeps admitting too much. */
-    final AtomicLongArray lateByHalfSecond = new AtomicLongArray(64);
-    final long startNanos = System.nanoTime();
-
-    String lateTimeline() {
-      StringBuilder b = new StringBuilder();
-      for (int i = 0; i < lateByHalfSecond.length(); i++) {
-        b.append(i == 0 ? "" : " ").append(lateByHalfSecond.get(i));
-      }
-      return b.toString().replaceAll("( 0)+$", "");
+    @BeforeAll
+    static void start() {
+        servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS, DIR);
     }
-  }
 
-  private static void load(ProxyUnderTest proxy, long millis, Tally tally) throws Exception {
-    List<Thread> threads = new ArrayList<>();
-    long end = System.nanoTime() + millis * 1_000_000;
-    for (int t = 0; t < CLIENTS; t++) {
-      int id = t;
-      Thread th = new Thread(() -> {
-        try (RawClient c = new RawClient(proxy.address)) {
-          long next = System.nanoTime() + id * (PERIOD_NANOS / CLIENTS);
-          int n = 0;
-          while (System.nanoTime() < end) {
-            long wait = next - System.nanoTime();
-            if (wait > 0) {
-              Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+    @AfterAll
+    static void stop() {
+        servers.close();
+    }
+
+    /** Client-side tallies of one phase. */
+    static final class Tally {
+        final AtomicLong hardMet = new AtomicLong();
+        final AtomicLong hardLate = new AtomicLong();
+        final AtomicLong hardRejected = new AtomicLong();
+        final AtomicLong hardDropped = new AtomicLong();
+        final AtomicLong bestEffortDone = new AtomicLong();
+        final AtomicLong bestEffortRefused = new AtomicLong();
+        final AtomicReference<String> unexpected = new AtomicReference<>();
+        /** Late hard replies per half second of the phase, to tell one stall from a model that keeps admitting too much. */
+        final AtomicLongArray lateByHalfSecond = new AtomicLongArray(64);
+
+        final long startNanos = System.nanoTime();
+
+        String lateTimeline() {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < lateByHalfSecond.length(); i++) {
+                b.append(i == 0 ? "" : " ").append(lateByHalfSecond.get(i));
             }
-            next += PERIOD_NANOS;
-            boolean hard = (n++ % 10) != 0; // 90 % hard, 10 % best-effort
-            String key = "item:" + ((id * 31 + n) % 100);
-            long sent = System.nanoTime();
-            c.send("mg " + key + " v " + (hard ? "L50ms" : "L~50ms") + "\r\nmn\r\n");
-            String reply = new String(c.readUntilEndsWith(RawClient.bytes("MN\r\n")), StandardCharsets.ISO_8859_1);
-            long took = System.nanoTime() - sent;
-            if (reply.startsWith("VA 10\r\n")) {
-              if (!hard) {
-                tally.bestEffortDone.incrementAndGet();
-              } else if (took <= DEADLINE_NANOS) {
-                tally.hardMet.incrementAndGet();
-              } else {
-                tally.hardLate.incrementAndGet();
-                tally.lateByHalfSecond.incrementAndGet((int) Math.min(63, (sent - tally.startNanos) / 500_000_000L));
-              }
-            } else if (hard && reply.matches("SERVER_ERROR deadline reject est=[0-9]+\r\nMN\r\n")) {
-              tally.hardRejected.incrementAndGet();
-            } else if (hard && reply.equals("SERVER_ERROR deadline exceeded\r\nMN\r\n")) {
-              tally.hardDropped.incrementAndGet();
-            } else if (!hard && reply.startsWith("SERVER_ERROR")) {
-              tally.bestEffortRefused.incrementAndGet();
-            } else {
-              tally.unexpected.compareAndSet(null, RawClient.preview(RawClient.bytes(reply)));
-            }
-          }
-        } catch (Exception e) {
-          tally.unexpected.compareAndSet(null, e.toString());
+            return b.toString().replaceAll("( 0)+$", "");
         }
-      }, "overload-client-" + t);
-      th.start();
-      threads.add(th);
     }
-    for (Thread th : threads) {
-      th.join();
-    }
-  }
 
-  private static long delta(Map<String, String> after, Map<String, String> before, String key) {
-    return Long.parseLong(after.get(key)) - Long.parseLong(before.getOrDefault(key, "0"));
-  }
+    private static void load(ProxyUnderTest proxy, long millis, Tally tally) throws Exception {
+        List<Thread> threads = new ArrayList<>();
+        long end = System.nanoTime() + millis * 1_000_000;
+        for (int t = 0; t < CLIENTS; t++) {
+            int id = t;
+            Thread th = new Thread(
+                    () -> {
+                        try (RawClient c = new RawClient(proxy.address)) {
+                            long next = System.nanoTime() + id * (PERIOD_NANOS / CLIENTS);
+                            int n = 0;
+                            while (System.nanoTime() < end) {
+                                long wait = next - System.nanoTime();
+                                if (wait > 0) {
+                                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                                }
+                                next += PERIOD_NANOS;
+                                boolean hard = (n++ % 10) != 0; // 90 % hard, 10 % best-effort
+                                String key = "item:" + ((id * 31 + n) % 100);
+                                long sent = System.nanoTime();
+                                c.send("mg " + key + " v " + (hard ? "L50ms" : "L~50ms") + "\r\nmn\r\n");
+                                String reply = new String(
+                                        c.readUntilEndsWith(RawClient.bytes("MN\r\n")), StandardCharsets.ISO_8859_1);
+                                long took = System.nanoTime() - sent;
+                                if (reply.startsWith("VA 10\r\n")) {
+                                    if (!hard) {
+                                        tally.bestEffortDone.incrementAndGet();
+                                    } else if (took <= DEADLINE_NANOS) {
+                                        tally.hardMet.incrementAndGet();
+                                    } else {
+                                        tally.hardLate.incrementAndGet();
+                                        tally.lateByHalfSecond.incrementAndGet(
+                                                (int) Math.min(63, (sent - tally.startNanos) / 500_000_000L));
+                                    }
+                                } else if (hard && reply.matches("SERVER_ERROR deadline reject est=[0-9]+\r\nMN\r\n")) {
+                                    tally.hardRejected.incrementAndGet();
+                                } else if (hard && reply.equals("SERVER_ERROR deadline exceeded\r\nMN\r\n")) {
+                                    tally.hardDropped.incrementAndGet();
+                                } else if (!hard && reply.startsWith("SERVER_ERROR")) {
+                                    tally.bestEffortRefused.incrementAndGet();
+                                } else {
+                                    tally.unexpected.compareAndSet(null, RawClient.preview(RawClient.bytes(reply)));
+                                }
+                            }
+                        } catch (Exception e) {
+                            tally.unexpected.compareAndSet(null, e.toString());
+                        }
+                    },
+                    "overload-client-" + t);
+            th.start();
+            threads.add(th);
+        }
+        for (Thread th : threads) {
+            th.join();
+        }
+    }
 
-  @Test
-  void slowedBackendAtTwiceItsCapacity_hardDeadlinesMetOrRefusedUpFront() throws Exception {
-    try (RawClient direct = new RawClient(servers.get(0).address())) {
-      StringBuilder sets = new StringBuilder();
-      for (int i = 0; i < 100; i++) {
-        sets.append("set item:").append(i).append(" 0 0 10\r\n0123456789\r\n");
-      }
-      direct.exchange(sets.toString());
+    private static long delta(Map<String, String> after, Map<String, String> before, String key) {
+        return Long.parseLong(after.get(key)) - Long.parseLong(before.getOrDefault(key, "0"));
     }
-    String yaml = "io_threads: 1\nbackend:\n  conns: 1\nlocal:\n  mode: \"off\"\nadmission:\n  target_miss: 0.02\n  guard: 5ms\n";
-    try (SlowRelay relay = new SlowRelay(servers.get(0).address(), 2_000_000);
-        ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(List.of(relay.address()), yaml)) {
-      Tally warmup = new Tally();
-      load(proxy, 2000, warmup); // the latency model leaves its cold start, kappa settles
-      Map<String, String> before = proxy.stats();
-      Tally t = new Tally();
-      long started = System.nanoTime();
-      load(proxy, 6000, t);
-      double seconds = (System.nanoTime() - started) / 1e9;
-      Map<String, String> after = proxy.stats();
-      if (t.unexpected.get() != null) {
-        fail("unexpected reply: " + t.unexpected.get());
-      }
-      long admitted = t.hardMet.get() + t.hardLate.get() + t.hardDropped.get();
-      long offered = admitted + t.hardRejected.get();
-      double metFraction = (double) t.hardMet.get() / admitted;
-      long proxyMet = delta(after, before, "locus_tenant:default:deadlines_met");
-      long proxyMissed = delta(after, before, "locus_tenant:default:deadlines_missed");
-      long proxyRejected = delta(after, before, "locus_tenant:default:rejected");
-      double proxyMetFraction = (double) proxyMet / (proxyMet + proxyMissed + t.hardDropped.get());
-      System.out.printf("overload: %.1f s, hard offered %d (%.0f/s), admitted %d, met %d (%.2f %% of admitted,"
-          + " client clock), late %d, dropped %d, refused up front %d (%.1f %%); best-effort done %d, refused %d;"
-          + " proxy clock: met %d missed %d rejected %d (%.2f %% met); p50 %s us p99 %s us; backend cmd_get %s%n",
-          seconds, offered, offered / seconds, admitted, t.hardMet.get(), 100 * metFraction, t.hardLate.get(),
-          t.hardDropped.get(), t.hardRejected.get(), 100.0 * t.hardRejected.get() / offered, t.bestEffortDone.get(),
-          t.bestEffortRefused.get(), proxyMet, proxyMissed, proxyRejected, 100 * proxyMetFraction,
-          after.get("locus_tenant:default:latency_p50_us"), after.get("locus_tenant:default:latency_p99_us") + " (re-issues " + after.get("locus_reissues") + ")",
-          servers.get(0).stats().get("cmd_get"));
-      System.out.println("overload: late per half second of the measured phase: " + t.lateTimeline()
-          + "; of the warm-up: " + warmup.lateTimeline());
-      try (RawClient c = new RawClient(proxy.address)) {
-        System.out.println("overload: stats backends " + c.exchange("stats backends\r\n").replace("\r\n", "; "));
-      }
-      assertEquals(0, t.bestEffortRefused.get(), "best-effort reads are never refused");
-      assertTrue(t.hardRejected.get() > offered / 10, "the backend really was overloaded: " + t.hardRejected.get()
-          + " of " + offered + " refused");
-      // Liveness, kept loose: on a build machine stalled by other jobs the model legitimately predicts long service
-      // times and refuses most hard reads; background re-issues keep it learning so it recovers.
-      assertTrue(admitted >= offered / 50, "admission still lets work through: " + admitted + " of " + offered);
-      assertTrue(proxyMetFraction >= 0.95, "proxy clock: " + proxyMet + " of admitted met");
-      assertTrue(metFraction >= 0.95, "client clock: " + t.hardMet.get() + " of " + admitted + " admitted met");
-      assertEquals(t.hardRejected.get() + t.hardDropped.get(), proxyRejected, "stats rejected = refusals seen");
+
+    @Test
+    void slowedBackendAtTwiceItsCapacity_hardDeadlinesMetOrRefusedUpFront() throws Exception {
+        try (RawClient direct = new RawClient(servers.get(0).address())) {
+            StringBuilder sets = new StringBuilder();
+            for (int i = 0; i < 100; i++) {
+                sets.append("set item:").append(i).append(" 0 0 10\r\n0123456789\r\n");
+            }
+            direct.exchange(sets.toString());
+        }
+        String yaml =
+                "io_threads: 1\nbackend:\n  conns: 1\nlocal:\n  mode: \"off\"\nadmission:\n  target_miss: 0.02\n  guard: 5ms\n";
+        try (SlowRelay relay = new SlowRelay(servers.get(0).address(), 2_000_000);
+                ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(List.of(relay.address()), yaml)) {
+            Tally warmup = new Tally();
+            load(proxy, 2000, warmup); // the latency model leaves its cold start, kappa settles
+            Map<String, String> before = proxy.stats();
+            Tally t = new Tally();
+            long started = System.nanoTime();
+            load(proxy, 6000, t);
+            double seconds = (System.nanoTime() - started) / 1e9;
+            Map<String, String> after = proxy.stats();
+            if (t.unexpected.get() != null) {
+                fail("unexpected reply: " + t.unexpected.get());
+            }
+            long admitted = t.hardMet.get() + t.hardLate.get() + t.hardDropped.get();
+            long offered = admitted + t.hardRejected.get();
+            double metFraction = (double) t.hardMet.get() / admitted;
+            long proxyMet = delta(after, before, "locus_tenant:default:deadlines_met");
+            long proxyMissed = delta(after, before, "locus_tenant:default:deadlines_missed");
+            long proxyRejected = delta(after, before, "locus_tenant:default:rejected");
+            double proxyMetFraction = (double) proxyMet / (proxyMet + proxyMissed + t.hardDropped.get());
+            System.out.printf(
+                    "overload: %.1f s, hard offered %d (%.0f/s), admitted %d, met %d (%.2f %% of admitted,"
+                            + " client clock), late %d, dropped %d, refused up front %d (%.1f %%); best-effort done %d, refused %d;"
+                            + " proxy clock: met %d missed %d rejected %d (%.2f %% met); p50 %s us p99 %s us; backend cmd_get %s%n",
+                    seconds,
+                    offered,
+                    offered / seconds,
+                    admitted,
+                    t.hardMet.get(),
+                    100 * metFraction,
+                    t.hardLate.get(),
+                    t.hardDropped.get(),
+                    t.hardRejected.get(),
+                    100.0 * t.hardRejected.get() / offered,
+                    t.bestEffortDone.get(),
+                    t.bestEffortRefused.get(),
+                    proxyMet,
+                    proxyMissed,
+                    proxyRejected,
+                    100 * proxyMetFraction,
+                    after.get("locus_tenant:default:latency_p50_us"),
+                    after.get("locus_tenant:default:latency_p99_us") + " (re-issues " + after.get("locus_reissues")
+                            + ")",
+                    servers.get(0).stats().get("cmd_get"));
+            System.out.println("overload: late per half second of the measured phase: " + t.lateTimeline()
+                    + "; of the warm-up: " + warmup.lateTimeline());
+            try (RawClient c = new RawClient(proxy.address)) {
+                System.out.println("overload: stats backends "
+                        + c.exchange("stats backends\r\n").replace("\r\n", "; "));
+            }
+            assertEquals(0, t.bestEffortRefused.get(), "best-effort reads are never refused");
+            assertTrue(
+                    t.hardRejected.get() > offered / 10,
+                    "the backend really was overloaded: " + t.hardRejected.get() + " of " + offered + " refused");
+            // Liveness, kept loose: on a build machine stalled by other jobs the model legitimately predicts long
+            // service
+            // times and refuses most hard reads; background re-issues keep it learning so it recovers.
+            assertTrue(admitted >= offered / 50, "admission still lets work through: " + admitted + " of " + offered);
+            assertTrue(proxyMetFraction >= 0.95, "proxy clock: " + proxyMet + " of admitted met");
+            assertTrue(metFraction >= 0.95, "client clock: " + t.hardMet.get() + " of " + admitted + " admitted met");
+            assertEquals(t.hardRejected.get() + t.hardDropped.get(), proxyRejected, "stats rejected = refusals seen");
+        }
     }
-  }
 }

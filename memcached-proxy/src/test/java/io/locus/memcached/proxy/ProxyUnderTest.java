@@ -7,61 +7,63 @@ import java.util.stream.Collectors;
 
 /** A proxy started in this JVM on a free loopback port in front of the given backends. */
 final class ProxyUnderTest implements AutoCloseable {
-  final ProxyServer server;
-  final InetSocketAddress address;
+    final ProxyServer server;
+    final InetSocketAddress address;
 
-  ProxyUnderTest(List<InetSocketAddress> backends, String extraYaml) {
-    this(backends, extraYaml, RequestHandler.Factory.PASS_THROUGH);
-  }
-
-  ProxyUnderTest(List<InetSocketAddress> backends, String extraYaml, RequestHandler.Factory factory) {
-    server = new ProxyServer(ConfigLoader.parse(yaml(backends, extraYaml), "test"), factory);
-    address = server.start().get(0);
-  }
-
-  private ProxyUnderTest(ProxyServer server) {
-    this.server = server;
-    this.address = server.start().get(0);
-  }
-
-  /** The full proxy (deadline cache, schedulers, admission), as {@code java -jar} runs it. */
-  static ProxyUnderTest withDeadlines(List<InetSocketAddress> backends, String extraYaml) {
-    return new ProxyUnderTest(new ProxyServer(ConfigLoader.parse(yaml(backends, extraYaml), "test")));
-  }
-
-  static String yaml(List<InetSocketAddress> backends, String extraYaml) {
-    String servers = backends.stream().map(a -> "\"127.0.0.1:" + a.getPort() + ":1\"")
-        .collect(Collectors.joining(", "));
-    return "listen: 127.0.0.1:0\npool:\n  servers: [" + servers + "]\n" + extraYaml;
-  }
-
-  /** The proxy's {@code stats} lines, name to value. */
-  java.util.Map<String, String> stats() throws java.io.IOException {
-    return stats(address, "");
-  }
-
-  /** The {@code stats <group>} lines ({@code ""}: plain {@code stats}) of the proxy at {@code address}. */
-  static java.util.Map<String, String> stats(InetSocketAddress address, String group) throws java.io.IOException {
-    try (RawClient c = new RawClient(address)) {
-      c.send(group.isEmpty() ? "stats\r\n" : "stats " + group + "\r\n");
-      String all = new String(c.readUntilEndsWith(RawClient.bytes("END\r\n")), java.nio.charset.StandardCharsets.ISO_8859_1);
-      java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
-      for (String line : all.split("\r\n")) {
-        String[] p = line.split(" ", 3);
-        if (p.length == 3 && p[0].equals("STAT")) {
-          m.put(p[1], p[2]);
-        }
-      }
-      return m;
+    ProxyUnderTest(List<InetSocketAddress> backends, String extraYaml) {
+        this(backends, extraYaml, RequestHandler.Factory.PASS_THROUGH);
     }
-  }
 
-  String hostPort() {
-    return "127.0.0.1:" + address.getPort();
-  }
+    ProxyUnderTest(List<InetSocketAddress> backends, String extraYaml, RequestHandler.Factory factory) {
+        server = new ProxyServer(ConfigLoader.parse(yaml(backends, extraYaml), "test"), factory);
+        address = server.start().get(0);
+    }
 
-  @Override
-  public void close() {
-    server.close();
-  }
+    private ProxyUnderTest(ProxyServer server) {
+        this.server = server;
+        this.address = server.start().get(0);
+    }
+
+    /** The full proxy (deadline cache, schedulers, admission), as {@code java -jar} runs it. */
+    static ProxyUnderTest withDeadlines(List<InetSocketAddress> backends, String extraYaml) {
+        return new ProxyUnderTest(new ProxyServer(ConfigLoader.parse(yaml(backends, extraYaml), "test")));
+    }
+
+    static String yaml(List<InetSocketAddress> backends, String extraYaml) {
+        String servers = backends.stream()
+                .map(a -> "\"127.0.0.1:" + a.getPort() + ":1\"")
+                .collect(Collectors.joining(", "));
+        return "listen: 127.0.0.1:0\npool:\n  servers: [" + servers + "]\n" + extraYaml;
+    }
+
+    /** The proxy's {@code stats} lines, name to value. */
+    java.util.Map<String, String> stats() throws java.io.IOException {
+        return stats(address, "");
+    }
+
+    /** The {@code stats <group>} lines ({@code ""}: plain {@code stats}) of the proxy at {@code address}. */
+    static java.util.Map<String, String> stats(InetSocketAddress address, String group) throws java.io.IOException {
+        try (RawClient c = new RawClient(address)) {
+            c.send(group.isEmpty() ? "stats\r\n" : "stats " + group + "\r\n");
+            String all = new String(
+                    c.readUntilEndsWith(RawClient.bytes("END\r\n")), java.nio.charset.StandardCharsets.ISO_8859_1);
+            java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+            for (String line : all.split("\r\n")) {
+                String[] p = line.split(" ", 3);
+                if (p.length == 3 && p[0].equals("STAT")) {
+                    m.put(p[1], p[2]);
+                }
+            }
+            return m;
+        }
+    }
+
+    String hostPort() {
+        return "127.0.0.1:" + address.getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
 }

@@ -29,161 +29,171 @@ import org.junit.jupiter.api.Test;
  * pipelines {@code set} and {@code get} of the key always reads its own write.
  */
 class ReplicaChoiceIT {
-  static final Path DIR = Path.of("target", "it", "replica-choice");
-  static MemcachedServers servers;
+    static final Path DIR = Path.of("target", "it", "replica-choice");
+    static MemcachedServers servers;
 
-  @BeforeAll
-  static void start() {
-    servers = MemcachedServers.start(3, MemcachedConfig.DEFAULTS.withThreads(1), DIR);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (servers != null) {
-      servers.close();
+    @BeforeAll
+    static void start() {
+        servers = MemcachedServers.start(3, MemcachedConfig.DEFAULTS.withThreads(1), DIR);
     }
-  }
 
-  /** Short epochs and a small capacity so that one hot key makes its home hot within a second or two. */
-  static String yaml(String local) {
-    return "io_threads: 1\nbackend:\n  conns: 1\n  timeout: 10s\n" + local
-        + "deadline_rules:\n  - {prefix: \"hot\", deadline: 4ms}\n"
-        + "lb:\n  enabled: true\n  epoch: 250ms\n  capacity: 300\n  replicas_max: 3\n  lease_p1: 8\n"
-        + "  sample_rate: 0.5\n  phases: p1\n";
-  }
-
-  /** Classic {@code get}s (no in-proxy cache): each read is a routed backend read. */
-  @Test
-  void classicGets_goToTheCopyPredictedFastest() throws Exception {
-    run("local:\n  mode: \"off\"\n", "hotc", key -> "get " + key + "\r\n");
-  }
-
-  /** {@code mg} through the in-proxy cache with 1 ms local copies: each read is a fill ({@code mg k v f t}). */
-  @Test
-  void cacheFills_goToTheCopyPredictedFastest() throws Exception {
-    run("local:\n  max_ttl: 1ms\n", "hotm", key -> "mg " + key + " v\r\n");
-  }
-
-  interface Read {
-    String line(String key);
-  }
-
-  private void run(String local, String prefix, Read read) throws Exception {
-    try (SlowRelay relay = new SlowRelay(servers.get(0).address(), 2_000_000)) {
-      List<InetSocketAddress> backends = List.of(relay.address(), servers.get(1).address(),
-          servers.get(2).address());
-      try (ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(backends, yaml(local))) {
-        BalancingServices lb = proxy.server.balancing();
-        String key = null;
-        for (int i = 0; key == null; i++) {
-          String k = prefix + i;
-          if (lb.balancer.table().owner(lb.balancer.bucketOf(k)) == 0) {
-            key = k;
-          }
+    @AfterAll
+    static void stop() {
+        if (servers != null) {
+            servers.close();
         }
-        try (RawClient c = new RawClient(proxy.address)) {
-          assertEquals("STORED\r\n", c.exchange("set " + key + " 0 0 2\r\nv0\r\n"));
-        }
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong reads = new AtomicLong();
-        ConcurrentLinkedQueue<String> bad = new ConcurrentLinkedQueue<>();
-        List<Thread> threads = new ArrayList<>();
-        String k = key;
-        for (int t = 0; t < 3; t++) {
-          threads.add(daemon(() -> readLoop(proxy.address, read.line(k), stop, reads, bad)));
-        }
-        AtomicLong writes = new AtomicLong();
-        threads.add(daemon(() -> writeLoop(proxy.address, k, stop, writes, bad)));
-        try {
-          long until = System.nanoTime() + 20_000_000_000L;
-          while (Long.parseLong(lbStats(proxy).get("lb:shadow_reads")) < 200 && System.nanoTime() < until) {
-            Thread.sleep(100);
-          }
-          Map<String, String> before = lbStats(proxy);
-          assertTrue(Long.parseLong(before.get("lb:shadow_reads")) >= 200, "the hot key was replicated and its "
-              + "copies served reads within 20 s: " + before);
-          long homeBefore = homeGets();
-          long readsBefore = reads.get();
-          Thread.sleep(2000);
-          long homeGets = homeGets() - homeBefore;
-          long done = reads.get() - readsBefore;
-          Map<String, String> after = lbStats(proxy);
-          Map<String, String> s = proxy.stats();
-          System.out.println("LOCUS-IT replica-choice " + prefix + ": " + done + " reads in 2 s, " + homeGets
-              + " gets at the slow home, shadow reads " + before.get("lb:shadow_reads") + " -> "
-              + after.get("lb:shadow_reads") + ", writes " + writes.get() + ", tenant default: met "
-              + s.get("locus_tenant:default:deadlines_met") + " missed " + s.get("locus_tenant:default:deadlines_missed")
-              + " rejected " + s.get("locus_tenant:default:rejected"));
-          assertTrue(done > 300, "readers made progress: " + done);
-          // Fills sent home regardless of copies (the old dispatch) put nearly every backend read there.
-          assertTrue(homeGets < 0.15 * done, "reads at the slow home: " + homeGets + " of " + done);
-        } finally {
-          stop.set(true);
-          for (Thread t : threads) {
-            t.join(10_000);
-          }
-        }
-        assertTrue(bad.isEmpty(), "wrong replies: " + bad);
-        assertTrue(writes.get() > 10, "the writer ran: " + writes.get());
-      }
     }
-  }
 
-  private static Thread daemon(Runnable r) {
-    Thread t = new Thread(r, "replica-choice-client");
-    t.setDaemon(true);
-    t.start();
-    return t;
-  }
-
-  private static long homeGets() {
-    return Long.parseLong(servers.get(0).stats().get("cmd_get"));
-  }
-
-  /** Reads paced at one per millisecond per connection; a hit must carry one of the writer's values. */
-  private static void readLoop(InetSocketAddress proxy, String line, AtomicBoolean stop, AtomicLong reads,
-      ConcurrentLinkedQueue<String> bad) {
-    try (RawClient c = new RawClient(proxy)) {
-      while (!stop.get()) {
-        String got = c.exchange(line);
-        boolean ok = got.matches("VALUE \\S+ 0 \\d+\r\nv\\d+\r\nEND\r\n|VA \\d+\r\nv\\d+\r\n|END\r\n|EN\r\n"
-            + "|SERVER_ERROR deadline reject.*\r\n");
-        if (!ok) {
-          bad.add(RawClient.preview(RawClient.bytes(got)));
-          return;
-        }
-        reads.incrementAndGet();
-        LockSupport.parkNanos(1_000_000L);
-      }
-    } catch (Exception e) {
-      bad.add("reader: " + e);
+    /** Short epochs and a small capacity so that one hot key makes its home hot within a second or two. */
+    static String yaml(String local) {
+        return "io_threads: 1\nbackend:\n  conns: 1\n  timeout: 10s\n" + local
+                + "deadline_rules:\n  - {prefix: \"hot\", deadline: 4ms}\n"
+                + "lb:\n  enabled: true\n  epoch: 250ms\n  capacity: 300\n  replicas_max: 3\n  lease_p1: 8\n"
+                + "  sample_rate: 0.5\n  phases: p1\n";
     }
-  }
 
-  /**
-   * Every 20 ms a pipelined {@code set} of a new value and a {@code get} (best-effort: no rule for this prefix is
-   * hard, but the key's own rule is, so the get is a hard read) in one write: the get must return that value.
-   */
-  private static void writeLoop(InetSocketAddress proxy, String key, AtomicBoolean stop, AtomicLong writes,
-      ConcurrentLinkedQueue<String> bad) {
-    try (RawClient c = new RawClient(proxy)) {
-      for (int i = 1; !stop.get(); i++) {
-        String v = "v" + i;
-        String got = c.exchange("set " + key + " 0 0 " + v.length() + "\r\n" + v + "\r\nget " + key + "\r\n");
-        String expected = "STORED\r\nVALUE " + key + " 0 " + v.length() + "\r\n" + v + "\r\nEND\r\n";
-        if (!got.equals(expected) && !got.equals("STORED\r\nEND\r\n")) {
-          bad.add("read after own write: " + RawClient.preview(RawClient.bytes(got)));
-          return;
-        }
-        writes.incrementAndGet();
-        LockSupport.parkNanos(20_000_000L);
-      }
-    } catch (Exception e) {
-      bad.add("writer: " + e);
+    /** Classic {@code get}s (no in-proxy cache): each read is a routed backend read. */
+    @Test
+    void classicGets_goToTheCopyPredictedFastest() throws Exception {
+        run("local:\n  mode: \"off\"\n", "hotc", key -> "get " + key + "\r\n");
     }
-  }
 
-  private static Map<String, String> lbStats(ProxyUnderTest proxy) throws java.io.IOException {
-    return ProxyUnderTest.stats(proxy.address, "lb");
-  }
+    /** {@code mg} through the in-proxy cache with 1 ms local copies: each read is a fill ({@code mg k v f t}). */
+    @Test
+    void cacheFills_goToTheCopyPredictedFastest() throws Exception {
+        run("local:\n  max_ttl: 1ms\n", "hotm", key -> "mg " + key + " v\r\n");
+    }
+
+    interface Read {
+        String line(String key);
+    }
+
+    private void run(String local, String prefix, Read read) throws Exception {
+        try (SlowRelay relay = new SlowRelay(servers.get(0).address(), 2_000_000)) {
+            List<InetSocketAddress> backends = List.of(
+                    relay.address(), servers.get(1).address(), servers.get(2).address());
+            try (ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(backends, yaml(local))) {
+                BalancingServices lb = proxy.server.balancing();
+                String key = null;
+                for (int i = 0; key == null; i++) {
+                    String k = prefix + i;
+                    if (lb.balancer.table().owner(lb.balancer.bucketOf(k)) == 0) {
+                        key = k;
+                    }
+                }
+                try (RawClient c = new RawClient(proxy.address)) {
+                    assertEquals("STORED\r\n", c.exchange("set " + key + " 0 0 2\r\nv0\r\n"));
+                }
+                AtomicBoolean stop = new AtomicBoolean();
+                AtomicLong reads = new AtomicLong();
+                ConcurrentLinkedQueue<String> bad = new ConcurrentLinkedQueue<>();
+                List<Thread> threads = new ArrayList<>();
+                String k = key;
+                for (int t = 0; t < 3; t++) {
+                    threads.add(daemon(() -> readLoop(proxy.address, read.line(k), stop, reads, bad)));
+                }
+                AtomicLong writes = new AtomicLong();
+                threads.add(daemon(() -> writeLoop(proxy.address, k, stop, writes, bad)));
+                try {
+                    long until = System.nanoTime() + 20_000_000_000L;
+                    while (Long.parseLong(lbStats(proxy).get("lb:shadow_reads")) < 200 && System.nanoTime() < until) {
+                        Thread.sleep(100);
+                    }
+                    Map<String, String> before = lbStats(proxy);
+                    assertTrue(
+                            Long.parseLong(before.get("lb:shadow_reads")) >= 200,
+                            "the hot key was replicated and its " + "copies served reads within 20 s: " + before);
+                    long homeBefore = homeGets();
+                    long readsBefore = reads.get();
+                    Thread.sleep(2000);
+                    long homeGets = homeGets() - homeBefore;
+                    long done = reads.get() - readsBefore;
+                    Map<String, String> after = lbStats(proxy);
+                    Map<String, String> s = proxy.stats();
+                    System.out.println("LOCUS-IT replica-choice " + prefix + ": " + done + " reads in 2 s, " + homeGets
+                            + " gets at the slow home, shadow reads " + before.get("lb:shadow_reads") + " -> "
+                            + after.get("lb:shadow_reads") + ", writes " + writes.get() + ", tenant default: met "
+                            + s.get("locus_tenant:default:deadlines_met") + " missed "
+                            + s.get("locus_tenant:default:deadlines_missed")
+                            + " rejected " + s.get("locus_tenant:default:rejected"));
+                    assertTrue(done > 300, "readers made progress: " + done);
+                    // Fills sent home regardless of copies (the old dispatch) put nearly every backend read there.
+                    assertTrue(homeGets < 0.15 * done, "reads at the slow home: " + homeGets + " of " + done);
+                } finally {
+                    stop.set(true);
+                    for (Thread t : threads) {
+                        t.join(10_000);
+                    }
+                }
+                assertTrue(bad.isEmpty(), "wrong replies: " + bad);
+                assertTrue(writes.get() > 10, "the writer ran: " + writes.get());
+            }
+        }
+    }
+
+    private static Thread daemon(Runnable r) {
+        Thread t = new Thread(r, "replica-choice-client");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static long homeGets() {
+        return Long.parseLong(servers.get(0).stats().get("cmd_get"));
+    }
+
+    /** Reads paced at one per millisecond per connection; a hit must carry one of the writer's values. */
+    private static void readLoop(
+            InetSocketAddress proxy,
+            String line,
+            AtomicBoolean stop,
+            AtomicLong reads,
+            ConcurrentLinkedQueue<String> bad) {
+        try (RawClient c = new RawClient(proxy)) {
+            while (!stop.get()) {
+                String got = c.exchange(line);
+                boolean ok = got.matches("VALUE \\S+ 0 \\d+\r\nv\\d+\r\nEND\r\n|VA \\d+\r\nv\\d+\r\n|END\r\n|EN\r\n"
+                        + "|SERVER_ERROR deadline reject.*\r\n");
+                if (!ok) {
+                    bad.add(RawClient.preview(RawClient.bytes(got)));
+                    return;
+                }
+                reads.incrementAndGet();
+                LockSupport.parkNanos(1_000_000L);
+            }
+        } catch (Exception e) {
+            bad.add("reader: " + e);
+        }
+    }
+
+    /**
+     * Every 20 ms a pipelined {@code set} of a new value and a {@code get} (best-effort: no rule for this prefix is
+     * hard, but the key's own rule is, so the get is a hard read) in one write: the get must return that value.
+     */
+    private static void writeLoop(
+            InetSocketAddress proxy,
+            String key,
+            AtomicBoolean stop,
+            AtomicLong writes,
+            ConcurrentLinkedQueue<String> bad) {
+        try (RawClient c = new RawClient(proxy)) {
+            for (int i = 1; !stop.get(); i++) {
+                String v = "v" + i;
+                String got = c.exchange("set " + key + " 0 0 " + v.length() + "\r\n" + v + "\r\nget " + key + "\r\n");
+                String expected = "STORED\r\nVALUE " + key + " 0 " + v.length() + "\r\n" + v + "\r\nEND\r\n";
+                if (!got.equals(expected) && !got.equals("STORED\r\nEND\r\n")) {
+                    bad.add("read after own write: " + RawClient.preview(RawClient.bytes(got)));
+                    return;
+                }
+                writes.incrementAndGet();
+                LockSupport.parkNanos(20_000_000L);
+            }
+        } catch (Exception e) {
+            bad.add("writer: " + e);
+        }
+    }
+
+    private static Map<String, String> lbStats(ProxyUnderTest proxy) throws java.io.IOException {
+        return ProxyUnderTest.stats(proxy.address, "lb");
+    }
 }

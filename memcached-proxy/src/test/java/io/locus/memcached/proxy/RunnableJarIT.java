@@ -14,40 +14,43 @@ import org.junit.jupiter.api.Test;
 
 /** {@code java -jar locus-memcached-proxy-<version>.jar --config proxy.yaml} starts, serves, and stops on SIGTERM. */
 class RunnableJarIT {
-  static final Path DIR = Path.of("target", "it", "jar");
+    static final Path DIR = Path.of("target", "it", "jar");
 
-  static Path jar() throws Exception {
-    try (var files = Files.list(Path.of("target"))) {
-      return files.filter(p -> p.getFileName().toString().matches("locus-memcached-proxy-[^-]+(-SNAPSHOT)?\\.jar"))
-          .findFirst().orElseThrow(() -> new IllegalStateException("no shaded jar in target/ (run mvn package)"));
+    static Path jar() throws Exception {
+        try (var files = Files.list(Path.of("target"))) {
+            return files.filter(
+                            p -> p.getFileName().toString().matches("locus-memcached-proxy-[^-]+(-SNAPSHOT)?\\.jar"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no shaded jar in target/ (run mvn package)"));
+        }
     }
-  }
 
-  @Test
-  void shadedJar_servesClients_andStopsOnSigterm() throws Exception {
-    Files.createDirectories(DIR);
-    try (MemcachedServers servers = MemcachedServers.start(2, MemcachedConfig.DEFAULTS, DIR);
-        RunnableProxy proxy = RunnableProxy.start("locus-proxy", DIR, servers.addresses(), "", List.of())) {
-      try (RawClient c = new RawClient(proxy.address)) {
-        assertEquals("STORED\r\nVALUE k 0 1\r\nv\r\nEND\r\n", c.exchange("set k 0 0 1\r\nv\r\nget k\r\n"));
-      }
-      proxy.close();
-      assertEquals(0, proxy.process.exitCode() == 143 ? 0 : proxy.process.exitCode(), "exit code after SIGTERM");
-      assertFalse(proxy.process.isAlive());
+    @Test
+    void shadedJar_servesClients_andStopsOnSigterm() throws Exception {
+        Files.createDirectories(DIR);
+        try (MemcachedServers servers = MemcachedServers.start(2, MemcachedConfig.DEFAULTS, DIR);
+                RunnableProxy proxy = RunnableProxy.start("locus-proxy", DIR, servers.addresses(), "", List.of())) {
+            try (RawClient c = new RawClient(proxy.address)) {
+                assertEquals("STORED\r\nVALUE k 0 1\r\nv\r\nEND\r\n", c.exchange("set k 0 0 1\r\nv\r\nget k\r\n"));
+            }
+            proxy.close();
+            assertEquals(0, proxy.process.exitCode() == 143 ? 0 : proxy.process.exitCode(), "exit code after SIGTERM");
+            assertFalse(proxy.process.isAlive());
+        }
     }
-  }
 
-  @Test
-  void badConfig_exitsWith2_andNamesTheKey() throws Exception {
-    Files.createDirectories(DIR);
-    Path config = DIR.resolve("bad.yaml");
-    Files.writeString(config, "pool:\n  servers: [\"127.0.0.1:11211:1\"]\nbackend: {timeout: soon}\n");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-jar", jar().toString(), "--config", config.toString())
-        .redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-    assertEquals(2, p.exitValue(), out);
-    assertTrue(out.contains("backend.timeout: \"soon\" (expected: a duration such as 250us, 20ms or 1s)"), out);
-  }
+    @Test
+    void badConfig_exitsWith2_andNamesTheKey() throws Exception {
+        Files.createDirectories(DIR);
+        Path config = DIR.resolve("bad.yaml");
+        Files.writeString(config, "pool:\n  servers: [\"127.0.0.1:11211:1\"]\nbackend: {timeout: soon}\n");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-jar", jar().toString(), "--config", config.toString())
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(2, p.exitValue(), out);
+        assertTrue(out.contains("backend.timeout: \"soon\" (expected: a duration such as 250us, 20ms or 1s)"), out);
+    }
 }

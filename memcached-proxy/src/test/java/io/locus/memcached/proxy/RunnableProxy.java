@@ -16,54 +16,56 @@ import java.util.stream.Collectors;
  * for the tests of the process itself (start and stop, memory); listening when {@link #start} returns.
  */
 final class RunnableProxy implements AutoCloseable {
-  final HostProcess process;
-  final InetSocketAddress address;
+    final HostProcess process;
+    final InetSocketAddress address;
 
-  private RunnableProxy(HostProcess process, InetSocketAddress address) {
-    this.process = process;
-    this.address = address;
-  }
-
-  /**
-   * @param dir where {@code proxy.yaml} and {@code proxy.log} go
-   * @param backends the pool, weight 1 each
-   * @param extraYaml further top-level configuration, may be empty
-   * @param jvmOptions e.g. {@code -Xmx256m}
-   */
-  static RunnableProxy start(String name, Path dir, List<InetSocketAddress> backends, String extraYaml,
-      List<String> jvmOptions) throws Exception {
-    Files.createDirectories(dir);
-    int port = Ports.freeLoopbackPort();
-    Path config = dir.resolve("proxy.yaml");
-    String servers = backends.stream().map(a -> "\"127.0.0.1:" + a.getPort() + ":1\"")
-        .collect(Collectors.joining(", "));
-    Files.writeString(config, "listen: 127.0.0.1:" + port + "\npool:\n  servers: [" + servers + "]\n" + extraYaml);
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
-    command.addAll(List.of("-jar", RunnableJarIT.jar().toString(), "--config", config.toString()));
-    HostProcess process = HostProcess.start(name, command, dir.resolve("proxy.log"));
-    try {
-      Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(20), process);
-    } catch (RuntimeException | Error e) {
-      process.close();
-      throw e;
+    private RunnableProxy(HostProcess process, InetSocketAddress address) {
+        this.process = process;
+        this.address = address;
     }
-    return new RunnableProxy(process, new InetSocketAddress("127.0.0.1", port));
-  }
 
-  /** The process's resident set, KiB ({@code VmRSS} of {@code /proc/<pid>/status}). */
-  long rssKib() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
-      if (line.startsWith("VmRSS:")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
+    /**
+     * @param dir where {@code proxy.yaml} and {@code proxy.log} go
+     * @param backends the pool, weight 1 each
+     * @param extraYaml further top-level configuration, may be empty
+     * @param jvmOptions e.g. {@code -Xmx256m}
+     */
+    static RunnableProxy start(
+            String name, Path dir, List<InetSocketAddress> backends, String extraYaml, List<String> jvmOptions)
+            throws Exception {
+        Files.createDirectories(dir);
+        int port = Ports.freeLoopbackPort();
+        Path config = dir.resolve("proxy.yaml");
+        String servers = backends.stream()
+                .map(a -> "\"127.0.0.1:" + a.getPort() + ":1\"")
+                .collect(Collectors.joining(", "));
+        Files.writeString(config, "listen: 127.0.0.1:" + port + "\npool:\n  servers: [" + servers + "]\n" + extraYaml);
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", RunnableJarIT.jar().toString(), "--config", config.toString()));
+        HostProcess process = HostProcess.start(name, command, dir.resolve("proxy.log"));
+        try {
+            Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(20), process);
+        } catch (RuntimeException | Error e) {
+            process.close();
+            throw e;
+        }
+        return new RunnableProxy(process, new InetSocketAddress("127.0.0.1", port));
     }
-    throw new IllegalStateException("no VmRSS in /proc/" + process.pid() + "/status");
-  }
 
-  @Override
-  public void close() {
-    process.close();
-  }
+    /** The process's resident set, KiB ({@code VmRSS} of {@code /proc/<pid>/status}). */
+    long rssKib() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IllegalStateException("no VmRSS in /proc/" + process.pid() + "/status");
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
 }

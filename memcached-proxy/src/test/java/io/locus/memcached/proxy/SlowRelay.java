@@ -19,77 +19,81 @@ import java.util.concurrent.locks.LockSupport;
  * for a slowed backend). Replies are relayed as they come. Test helper; daemon threads, closed by {@link #close()}.
  */
 final class SlowRelay implements AutoCloseable {
-  private final ServerSocket server;
-  private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-  private volatile boolean closed;
+    private final ServerSocket server;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
 
-  SlowRelay(InetSocketAddress backend, long serviceNanos) throws IOException {
-    server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread acceptor = new Thread(() -> {
-      while (!closed) {
-        try {
-          Socket client = server.accept();
-          Socket up = new Socket(backend.getAddress(), backend.getPort());
-          client.setTcpNoDelay(true);
-          up.setTcpNoDelay(true);
-          sockets.add(client);
-          sockets.add(up);
-          daemon(() -> delayLines(client, up, serviceNanos), "slow-relay-up");
-          daemon(() -> copy(up, client), "slow-relay-down");
+    SlowRelay(InetSocketAddress backend, long serviceNanos) throws IOException {
+        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(
+                () -> {
+                    while (!closed) {
+                        try {
+                            Socket client = server.accept();
+                            Socket up = new Socket(backend.getAddress(), backend.getPort());
+                            client.setTcpNoDelay(true);
+                            up.setTcpNoDelay(true);
+                            sockets.add(client);
+                            sockets.add(up);
+                            daemon(() -> delayLines(client, up, serviceNanos), "slow-relay-up");
+                            daemon(() -> copy(up, client), "slow-relay-down");
+                        } catch (IOException e) {
+                            return;
+                        }
+                    }
+                },
+                "slow-relay-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    InetSocketAddress address() {
+        return new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+    }
+
+    private static void daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void delayLines(Socket from, Socket to, long serviceNanos) {
+        try (InputStream in = new BufferedInputStream(from.getInputStream());
+                OutputStream out = to.getOutputStream()) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            int b;
+            while ((b = in.read()) >= 0) {
+                line.write(b);
+                if (b == '\n') {
+                    long until = System.nanoTime() + serviceNanos;
+                    while (System.nanoTime() < until) {
+                        LockSupport.parkNanos(until - System.nanoTime());
+                    }
+                    line.writeTo(out);
+                    out.flush();
+                    line.reset();
+                }
+            }
         } catch (IOException e) {
-          return;
+            // one side closed: the relay connection ends
         }
-      }
-    }, "slow-relay-accept");
-    acceptor.setDaemon(true);
-    acceptor.start();
-  }
+    }
 
-  InetSocketAddress address() {
-    return new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
-  }
-
-  private static void daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    t.start();
-  }
-
-  private static void delayLines(Socket from, Socket to, long serviceNanos) {
-    try (InputStream in = new BufferedInputStream(from.getInputStream()); OutputStream out = to.getOutputStream()) {
-      ByteArrayOutputStream line = new ByteArrayOutputStream();
-      int b;
-      while ((b = in.read()) >= 0) {
-        line.write(b);
-        if (b == '\n') {
-          long until = System.nanoTime() + serviceNanos;
-          while (System.nanoTime() < until) {
-            LockSupport.parkNanos(until - System.nanoTime());
-          }
-          line.writeTo(out);
-          out.flush();
-          line.reset();
+    private static void copy(Socket from, Socket to) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
+            in.transferTo(out);
+        } catch (IOException e) {
+            // one side closed
         }
-      }
-    } catch (IOException e) {
-      // one side closed: the relay connection ends
     }
-  }
 
-  private static void copy(Socket from, Socket to) {
-    try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-      in.transferTo(out);
-    } catch (IOException e) {
-      // one side closed
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        server.close();
+        for (Socket s : sockets) {
+            s.close();
+        }
     }
-  }
-
-  @Override
-  public void close() throws IOException {
-    closed = true;
-    server.close();
-    for (Socket s : sockets) {
-      s.close();
-    }
-  }
 }

@@ -12,8 +12,8 @@ class AdmissionControllerTest {
     /** Spec §1.7: F(p) = now + kappa * kappaLevel * (max(0, inflight + p - W + 1) * sMean / W + sQ). */
     @Test
     void predictFinish_followsSpecFormula() {
-        AdmissionController a = new AdmissionController(SchedulerConfig.defaults()
-                .withInitialServiceEstimate(Duration.ofMillis(8)));
+        AdmissionController a =
+                new AdmissionController(SchedulerConfig.defaults().withInitialServiceEstimate(Duration.ofMillis(8)));
         // W = 8, sMean = sQ = 8 ms: one completion every 1 ms.
         assertEquals(100 + 8 * MS, a.predictFinishNanos(100, 0, 0, 1.0), "idle: own service only");
         assertEquals(8 * MS, a.predictFinishNanos(0, 7, 0, 1.0), "7 in flight: a window slot is free");

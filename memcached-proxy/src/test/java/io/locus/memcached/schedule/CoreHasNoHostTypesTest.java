@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class CoreHasNoHostTypesTest {
     private static final List<String> CORE_DIRS = List.of("io/locus/memcached/cache", "io/locus/memcached/schedule");
-    private static final List<String> FORBIDDEN = List.of("io.netty", "io.locus.memcached.protocol",
-            "io.locus.memcached.proxy", "com.sun.jna");
+    private static final List<String> FORBIDDEN =
+            List.of("io.netty", "io.locus.memcached.protocol", "io.locus.memcached.proxy", "com.sun.jna");
 
     @Test
     void coreSources_doNotReferenceHostTypes() throws IOException {
@@ -54,7 +54,8 @@ class CoreHasNoHostTypesTest {
                     files++;
                     // Class references sit in the constant pool as UTF-8 internal names (io/netty/...).
                     String pool = new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1);
-                    FORBIDDEN.stream().filter(f -> pool.contains(f.replace('.', '/')))
+                    FORBIDDEN.stream()
+                            .filter(f -> pool.contains(f.replace('.', '/')))
                             .forEach(f -> offenders.add(p + " references " + f));
                 }
             }

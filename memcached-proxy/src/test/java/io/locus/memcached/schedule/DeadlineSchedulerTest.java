@@ -110,7 +110,9 @@ class DeadlineSchedulerTest {
         Simulation sim = new Simulation();
         Simulation.Backend backend = new Simulation.Backend(sim, 1, Simulation.lognormal(rnd, 1 * MS, 0.5));
         DeadlineScheduler<Integer> s = new DeadlineScheduler<>(
-                SchedulerConfig.defaults().withWindow(2).withMaxDemotions(k), ServiceLevels.unrestricted(), sim,
+                SchedulerConfig.defaults().withWindow(2).withMaxDemotions(k),
+                ServiceLevels.unrestricted(),
+                sim,
                 backend);
         backend.scheduler = s;
         long t = 0;
@@ -119,8 +121,14 @@ class DeadlineSchedulerTest {
             int id = i;
             boolean hard = rnd.nextBoolean();
             long d = (1 + rnd.nextInt(200)) * MS;
-            sim.at(t, () -> s.offer(hard ? TicketRequest.hardRead("t", sim.getAsLong(), d)
-                    : TicketRequest.bestEffortRead("t", sim.getAsLong(), rnd.nextInt(3) == 0 ? TicketRequest.NO_DEADLINE : d), id));
+            sim.at(
+                    t,
+                    () -> s.offer(
+                            hard
+                                    ? TicketRequest.hardRead("t", sim.getAsLong(), d)
+                                    : TicketRequest.bestEffortRead(
+                                            "t", sim.getAsLong(), rnd.nextInt(3) == 0 ? TicketRequest.NO_DEADLINE : d),
+                            id));
         }
         sim.run();
         assertEquals(0, s.queueLength());
@@ -130,7 +138,9 @@ class DeadlineSchedulerTest {
         long worst = 0;
         for (int i = 0; i < order.size(); i++) {
             long seqI = order.get(i).sequence();
-            long overtakers = order.subList(0, i).stream().filter(o -> o.sequence() > seqI).count();
+            long overtakers = order.subList(0, i).stream()
+                    .filter(o -> o.sequence() > seqI)
+                    .count();
             worst = Math.max(worst, overtakers);
             assertTrue(order.get(i).demotions() <= k, order.get(i).toString());
         }
@@ -148,7 +158,9 @@ class DeadlineSchedulerTest {
         assertEquals(RejectReason.DEADLINE_INFEASIBLE, d.reason());
         assertEquals(clock.nowNanos + 500 * US, d.predictedFinishNanos());
         assertNull(d.ticket());
-        assertTrue(s.offer(TicketRequest.hardRead("t", clock.nowNanos, 600 * US), "y").admitted(),
+        assertTrue(
+                s.offer(TicketRequest.hardRead("t", clock.nowNanos, 600 * US), "y")
+                        .admitted(),
                 "exactly finish + guard is feasible");
         assertEquals(0, expired.size());
     }
@@ -156,15 +168,16 @@ class DeadlineSchedulerTest {
     @Test
     void hard_predictionGrowsWithQueuePosition() {
         // W = 1, estimate 1 ms: a ticket at queue index p waits for p + 1 completions plus its own service.
-        DeadlineScheduler<String> s = scheduler(SchedulerConfig.paperMode()
-                .withInitialServiceEstimate(Duration.ofMillis(1)));
+        DeadlineScheduler<String> s =
+                scheduler(SchedulerConfig.paperMode().withInitialServiceEstimate(Duration.ofMillis(1)));
         for (int i = 0; i < 5; i++) {
             Decision<String> d = s.offer(TicketRequest.bestEffortRead("t", 0, 1 * MS), "be" + i);
             assertEquals((i == 0 ? 1 : i + 1) * MS, d.predictedFinishNanos(), "ticket " + i);
         }
         Decision<String> tight = s.offer(TicketRequest.hardRead("t", 0, 5 * MS), "tight");
         assertEquals(RejectReason.DEADLINE_INFEASIBLE, tight.reason(), "needs 6 ms (5 ahead + own)");
-        assertTrue(s.offer(TicketRequest.hardRead("t", 0, 6 * MS + 100 * US), "fits").admitted());
+        assertTrue(s.offer(TicketRequest.hardRead("t", 0, 6 * MS + 100 * US), "fits")
+                .admitted());
     }
 
     /**
@@ -174,8 +187,8 @@ class DeadlineSchedulerTest {
      */
     @Test
     void hard_wouldBreakAdmittedTicket_isRejected() {
-        DeadlineScheduler<String> s = scheduler(SchedulerConfig.paperMode()
-                .withInitialServiceEstimate(Duration.ofMillis(1)));
+        DeadlineScheduler<String> s =
+                scheduler(SchedulerConfig.paperMode().withInitialServiceEstimate(Duration.ofMillis(1)));
         s.offer(TicketRequest.bestEffortRead("t", 0, TicketRequest.NO_DEADLINE), "inflight");
         assertTrue(s.offer(TicketRequest.hardRead("t", 0, 2_150 * US), "A").admitted());
         Decision<String> b = s.offer(TicketRequest.hardRead("t", 0, 2_100 * US), "B");
@@ -188,10 +201,13 @@ class DeadlineSchedulerTest {
     void bestEffortAndWrites_areNeverRejected() {
         DeadlineScheduler<String> s = scheduler(SchedulerConfig.paperMode().withMaxQueue(2));
         for (int i = 0; i < 10; i++) {
-            assertTrue(s.offer(TicketRequest.bestEffortRead("t", 0, 1), "be" + i).admitted());
+            assertTrue(
+                    s.offer(TicketRequest.bestEffortRead("t", 0, 1), "be" + i).admitted());
             assertTrue(s.offer(TicketRequest.write("t", 0, 1), "w" + i).admitted());
         }
-        assertEquals(RejectReason.QUEUE_FULL, s.offer(TicketRequest.hardRead("t", 0, 10_000 * MS), "h").reason());
+        assertEquals(
+                RejectReason.QUEUE_FULL,
+                s.offer(TicketRequest.hardRead("t", 0, 10_000 * MS), "h").reason());
         assertEquals(19, s.queueLength());
     }
 
@@ -205,7 +221,8 @@ class DeadlineSchedulerTest {
     void dropExpired_queuedHardTicketPastDeadline_isDroppedNotDispatched() {
         DeadlineScheduler<String> s = scheduler(SchedulerConfig.defaults().withWindow(1));
         s.offer(TicketRequest.bestEffortRead("t", 0, TicketRequest.NO_DEADLINE), "first");
-        Ticket<String> late = s.offer(TicketRequest.hardRead("t", 0, 2 * MS), "late").ticket();
+        Ticket<String> late =
+                s.offer(TicketRequest.hardRead("t", 0, 2 * MS), "late").ticket();
         s.offer(TicketRequest.bestEffortRead("t", 0, TicketRequest.NO_DEADLINE), "after");
         clock.nowNanos = 3 * MS;
         s.complete(dispatched.get(0));
@@ -231,8 +248,10 @@ class DeadlineSchedulerTest {
     @Test
     void cancel_removesQueuedTicketOnly() {
         DeadlineScheduler<String> s = scheduler(SchedulerConfig.paperMode());
-        Ticket<String> running = s.offer(TicketRequest.bestEffortRead("t", 0, 1), "a").ticket();
-        Ticket<String> queued = s.offer(TicketRequest.bestEffortRead("t", 0, 1), "b").ticket();
+        Ticket<String> running =
+                s.offer(TicketRequest.bestEffortRead("t", 0, 1), "a").ticket();
+        Ticket<String> queued =
+                s.offer(TicketRequest.bestEffortRead("t", 0, 1), "b").ticket();
         assertFalse(s.cancel(running), "a dispatched ticket runs to completion");
         assertTrue(s.cancel(queued));
         assertEquals(Ticket.State.CANCELLED, queued.state());
@@ -253,8 +272,11 @@ class DeadlineSchedulerTest {
     /** Spec §1.8: urgent hard reads (deadline < 32 ms) draw on the tenant's bucket; others pass. */
     @Test
     void urgentQuota_emptyBucket_rejectsWithTenantQuota() {
-        ServiceLevels levels = new ServiceLevels(List.of(new TenantServiceLevel("greedy", ServiceLevel.BRONZE, 1.0, 2)),
-                ServiceLevel.GOLD, ServiceLevels.DEFAULT_URGENT_THRESHOLD, Duration.ofSeconds(1));
+        ServiceLevels levels = new ServiceLevels(
+                List.of(new TenantServiceLevel("greedy", ServiceLevel.BRONZE, 1.0, 2)),
+                ServiceLevel.GOLD,
+                ServiceLevels.DEFAULT_URGENT_THRESHOLD,
+                Duration.ofSeconds(1));
         DeadlineScheduler<String> s = new DeadlineScheduler<>(SchedulerConfig.defaults(), levels, clock, recorder);
         assertTrue(s.offer(TicketRequest.hardRead("greedy", 0, 20 * MS), "1").admitted());
         assertTrue(s.offer(TicketRequest.hardRead("greedy", 0, 20 * MS), "2").admitted());
@@ -264,7 +286,9 @@ class DeadlineSchedulerTest {
         assertTrue(s.offer(TicketRequest.hardRead("greedy", 0, 40 * MS), "slow").admitted(), "not urgent");
         assertTrue(s.offer(TicketRequest.hardRead("other", 0, 20 * MS), "o").admitted(), "other tenant");
         clock.nowNanos = 1_000 * MS;
-        assertTrue(s.offer(TicketRequest.hardRead("greedy", clock.nowNanos, 20 * MS), "4").admitted(),
+        assertTrue(
+                s.offer(TicketRequest.hardRead("greedy", clock.nowNanos, 20 * MS), "4")
+                        .admitted(),
                 "one token refilled after 1 s");
     }
 
@@ -283,14 +307,25 @@ class DeadlineSchedulerTest {
 
     @Test
     void badRequests_haveMessagesWithValues() {
-        assertEquals("deadline 0 ns for a hard request (expected: > 0)", assertThrows(IllegalArgumentException.class,
-                () -> TicketRequest.hardRead("t", 0, 0)).getMessage());
-        assertEquals("deadline -5 ns for a best-effort request (expected: > 0 or NO_DEADLINE)",
-                assertThrows(IllegalArgumentException.class,
-                        () -> TicketRequest.bestEffortRead("t", 0, -5)).getMessage());
-        assertEquals("sched.window 0 (expected: 1..65536)", assertThrows(IllegalArgumentException.class,
-                () -> SchedulerConfig.defaults().withWindow(0)).getMessage());
-        assertEquals("admission.target_miss 1.5 (expected: in (0, 1))", assertThrows(IllegalArgumentException.class,
-                () -> SchedulerConfig.defaults().withTargetMiss(1.5)).getMessage());
+        assertEquals(
+                "deadline 0 ns for a hard request (expected: > 0)",
+                assertThrows(IllegalArgumentException.class, () -> TicketRequest.hardRead("t", 0, 0))
+                        .getMessage());
+        assertEquals(
+                "deadline -5 ns for a best-effort request (expected: > 0 or NO_DEADLINE)",
+                assertThrows(IllegalArgumentException.class, () -> TicketRequest.bestEffortRead("t", 0, -5))
+                        .getMessage());
+        assertEquals(
+                "sched.window 0 (expected: 1..65536)",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> SchedulerConfig.defaults().withWindow(0))
+                        .getMessage());
+        assertEquals(
+                "admission.target_miss 1.5 (expected: in (0, 1))",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> SchedulerConfig.defaults().withTargetMiss(1.5))
+                        .getMessage());
     }
 }

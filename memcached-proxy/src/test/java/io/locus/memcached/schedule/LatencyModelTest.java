@@ -67,8 +67,10 @@ class LatencyModelTest {
     @Test
     void observe_negative_isRejected() {
         LatencyModel m = new LatencyModel(SchedulerConfig.defaults());
-        assertEquals("service time -1 ns (expected: >= 0)",
-                assertThrows(IllegalArgumentException.class, () -> m.observe(-1)).getMessage());
+        assertEquals(
+                "service time -1 ns (expected: >= 0)",
+                assertThrows(IllegalArgumentException.class, () -> m.observe(-1))
+                        .getMessage());
         assertTrue(m.coldStart());
     }
 }

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Admission control under overload, in a deterministic discrete-event simulation: Poisson arrivals at twice
@@ -27,8 +27,17 @@ class OverloadSimulationTest {
     private static final double SERVICE_MEAN_NANOS = 1 * MS;
 
     /** Outcome counts of one run. */
-    record Outcome(int offered, int admitted, int met, int rejected, int bestEffortOffered, int bestEffortDone,
-            double utilisation, double kappa, double meanModelNanos, long p90ModelNanos,
+    record Outcome(
+            int offered,
+            int admitted,
+            int met,
+            int rejected,
+            int bestEffortOffered,
+            int bestEffortDone,
+            double utilisation,
+            double kappa,
+            double meanModelNanos,
+            long p90ModelNanos,
             Map<RejectReason, Integer> reasons) {
         double metFraction() {
             return (double) met / admitted;
@@ -49,8 +58,8 @@ class OverloadSimulationTest {
     static Outcome run(SchedulerConfig config, long seed, double loadFactor, int requests) {
         Random rnd = new Random(seed);
         Simulation sim = new Simulation();
-        Simulation.Backend backend = new Simulation.Backend(sim, 1,
-                Simulation.lognormal(new Random(seed + 1), SERVICE_MEAN_NANOS, 0.5));
+        Simulation.Backend backend =
+                new Simulation.Backend(sim, 1, Simulation.lognormal(new Random(seed + 1), SERVICE_MEAN_NANOS, 0.5));
         DeadlineScheduler<Integer> s = new DeadlineScheduler<>(config, ServiceLevels.unrestricted(), sim, backend);
         backend.scheduler = s;
         List<Decision<Integer>> hardDecisions = new ArrayList<>();
@@ -67,7 +76,8 @@ class OverloadSimulationTest {
                 if (hard) {
                     hardDecisions.add(s.offer(TicketRequest.hardRead("t", now, deadline), id));
                 } else {
-                    bestEffort.add(s.offer(TicketRequest.bestEffortRead("t", now, deadline), id).ticket());
+                    bestEffort.add(s.offer(TicketRequest.bestEffortRead("t", now, deadline), id)
+                            .ticket());
                 }
             });
         }
@@ -86,18 +96,41 @@ class OverloadSimulationTest {
                 reasons.merge(d.reason(), 1, Integer::sum);
             }
         }
-        int beDone = (int) bestEffort.stream().filter(b -> b.state() == Ticket.State.COMPLETED).count();
-        return new Outcome(hardDecisions.size(), admitted, met, hardDecisions.size() - admitted, bestEffort.size(),
-                beDone, backend.busyNanos() / (double) sim.getAsLong(), s.admission().kappa(),
-                s.admission().model().meanNanos(), s.admission().model().quantileNanos(), reasons);
+        int beDone = (int) bestEffort.stream()
+                .filter(b -> b.state() == Ticket.State.COMPLETED)
+                .count();
+        return new Outcome(
+                hardDecisions.size(),
+                admitted,
+                met,
+                hardDecisions.size() - admitted,
+                bestEffort.size(),
+                beDone,
+                backend.busyNanos() / (double) sim.getAsLong(),
+                s.admission().kappa(),
+                s.admission().model().meanNanos(),
+                s.admission().model().quantileNanos(),
+                reasons);
     }
 
     private static void print(String label, Outcome o) {
-        System.out.printf(Locale.ROOT, "%s: offered %d hard, admitted %d, met %.4f of admitted, rejected %.4f "
+        System.out.printf(
+                Locale.ROOT,
+                "%s: offered %d hard, admitted %d, met %.4f of admitted, rejected %.4f "
                         + "of offered %s, best-effort %d/%d done, utilisation %.3f, kappa %.3f, model mean %.3f ms "
-                        + "p90 %.3f ms%n", label, o.offered(), o.admitted(), o.metFraction(), o.rejectFraction(),
-                o.reasons(), o.bestEffortDone(), o.bestEffortOffered(), o.utilisation(), o.kappa(),
-                o.meanModelNanos() / MS, o.p90ModelNanos() / (double) MS);
+                        + "p90 %.3f ms%n",
+                label,
+                o.offered(),
+                o.admitted(),
+                o.metFraction(),
+                o.rejectFraction(),
+                o.reasons(),
+                o.bestEffortDone(),
+                o.bestEffortOffered(),
+                o.utilisation(),
+                o.kappa(),
+                o.meanModelNanos() / MS,
+                o.p90ModelNanos() / (double) MS);
     }
 
     /**
@@ -148,10 +181,10 @@ class OverloadSimulationTest {
     void withoutAdmission_overloadMissesMostDeadlines() {
         Random rnd = new Random(41);
         Simulation sim = new Simulation();
-        Simulation.Backend backend = new Simulation.Backend(sim, 1,
-                Simulation.lognormal(new Random(42), SERVICE_MEAN_NANOS, 0.5));
-        DeadlineScheduler<Integer> s = new DeadlineScheduler<>(SchedulerConfig.defaults().withMaxDemotions(1 << 20),
-                ServiceLevels.unrestricted(), sim, backend);
+        Simulation.Backend backend =
+                new Simulation.Backend(sim, 1, Simulation.lognormal(new Random(42), SERVICE_MEAN_NANOS, 0.5));
+        DeadlineScheduler<Integer> s = new DeadlineScheduler<>(
+                SchedulerConfig.defaults().withMaxDemotions(1 << 20), ServiceLevels.unrestricted(), sim, backend);
         backend.scheduler = s;
         List<Ticket<Integer>> tickets = new ArrayList<>();
         long t = 0;
@@ -159,11 +192,15 @@ class OverloadSimulationTest {
             t += (long) (-Math.log(1 - rnd.nextDouble()) * SERVICE_MEAN_NANOS / 2);
             long deadline = tableSixTwoDeadline(rnd);
             int id = i;
-            sim.at(t, () -> tickets.add(s.offer(TicketRequest.bestEffortRead("t", sim.getAsLong(), deadline), id)
-                    .ticket()));
+            sim.at(
+                    t,
+                    () -> tickets.add(s.offer(TicketRequest.bestEffortRead("t", sim.getAsLong(), deadline), id)
+                            .ticket()));
         }
         sim.run();
-        long met = tickets.stream().filter(k -> k.completedAtNanos() <= k.deadlineAtNanos()).count();
+        long met = tickets.stream()
+                .filter(k -> k.completedAtNanos() <= k.deadlineAtNanos())
+                .count();
         System.out.printf(Locale.ROOT, "no admission 2x: met %.4f%n", met / (double) tickets.size());
         assertTrue(met < tickets.size() * 0.6, "met " + met + " of " + tickets.size());
     }
@@ -176,11 +213,15 @@ class OverloadSimulationTest {
     void serviceLevels_goldRejectedLessThanBronze() {
         Random rnd = new Random(51);
         Simulation sim = new Simulation();
-        Simulation.Backend backend = new Simulation.Backend(sim, 1,
-                Simulation.lognormal(new Random(52), SERVICE_MEAN_NANOS, 0.5));
-        ServiceLevels levels = new ServiceLevels(List.of(TenantServiceLevel.of("gold", ServiceLevel.GOLD),
-                TenantServiceLevel.of("bronze", ServiceLevel.BRONZE)), ServiceLevel.SILVER,
-                ServiceLevels.DEFAULT_URGENT_THRESHOLD, Duration.ofSeconds(1));
+        Simulation.Backend backend =
+                new Simulation.Backend(sim, 1, Simulation.lognormal(new Random(52), SERVICE_MEAN_NANOS, 0.5));
+        ServiceLevels levels = new ServiceLevels(
+                List.of(
+                        TenantServiceLevel.of("gold", ServiceLevel.GOLD),
+                        TenantServiceLevel.of("bronze", ServiceLevel.BRONZE)),
+                ServiceLevel.SILVER,
+                ServiceLevels.DEFAULT_URGENT_THRESHOLD,
+                Duration.ofSeconds(1));
         DeadlineScheduler<Integer> s = new DeadlineScheduler<>(SchedulerConfig.defaults(), levels, sim, backend);
         backend.scheduler = s;
         int[] offered = new int[2];
@@ -192,8 +233,8 @@ class OverloadSimulationTest {
             int tenant = rnd.nextInt(2);
             int id = i;
             sim.at(t, () -> {
-                Decision<Integer> d = s.offer(TicketRequest.hardRead(tenant == 0 ? "gold" : "bronze",
-                        sim.getAsLong(), deadline), id);
+                Decision<Integer> d =
+                        s.offer(TicketRequest.hardRead(tenant == 0 ? "gold" : "bronze", sim.getAsLong(), deadline), id);
                 offered[tenant]++;
                 if (!d.admitted()) {
                     rejected[tenant]++;
@@ -203,8 +244,12 @@ class OverloadSimulationTest {
         sim.run();
         double gold = rejected[0] / (double) offered[0];
         double bronze = rejected[1] / (double) offered[1];
-        System.out.printf(Locale.ROOT, "service levels 2x: rejected gold %.4f bronze %.4f, kappaLevel bronze %.3f%n",
-                gold, bronze, levels.kappaLevel(ServiceLevel.BRONZE));
+        System.out.printf(
+                Locale.ROOT,
+                "service levels 2x: rejected gold %.4f bronze %.4f, kappaLevel bronze %.3f%n",
+                gold,
+                bronze,
+                levels.kappaLevel(ServiceLevel.BRONZE));
         assertTrue(gold < bronze, "gold " + gold + " vs bronze " + bronze + " " + Arrays.toString(offered));
     }
 }

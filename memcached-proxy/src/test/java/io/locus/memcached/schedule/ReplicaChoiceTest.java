@@ -16,18 +16,19 @@ class ReplicaChoiceTest {
     private final ManualClock clock = new ManualClock();
     private final TicketListener<String> ignore = new TicketListener<>() {
         @Override
-        public void dispatch(Ticket<String> ticket) {
-        }
+        public void dispatch(Ticket<String> ticket) {}
 
         @Override
-        public void expired(Ticket<String> ticket) {
-        }
+        public void expired(Ticket<String> ticket) {}
     };
 
     /** W = 1, 1 ms per request, with {@code queued} best-effort tickets ahead (deadline 1 ms, so EDF-first). */
     private DeadlineScheduler<String> backendWithQueue(int queued) {
-        DeadlineScheduler<String> s = new DeadlineScheduler<>(SchedulerConfig.paperMode()
-                .withInitialServiceEstimate(Duration.ofMillis(1)), ServiceLevels.unrestricted(), clock, ignore);
+        DeadlineScheduler<String> s = new DeadlineScheduler<>(
+                SchedulerConfig.paperMode().withInitialServiceEstimate(Duration.ofMillis(1)),
+                ServiceLevels.unrestricted(),
+                clock,
+                ignore);
         for (int i = 0; i < queued; i++) {
             s.offer(TicketRequest.bestEffortRead("t", 0, 1 * MS), "be" + i);
         }

@@ -11,9 +11,13 @@ class ServiceLevelsTest {
     private static final long SECOND = 1_000_000_000L;
 
     private final ServiceLevels levels = new ServiceLevels(
-            List.of(TenantServiceLevel.of("shop", ServiceLevel.GOLD), TenantServiceLevel.of("batch", ServiceLevel.BRONZE),
+            List.of(
+                    TenantServiceLevel.of("shop", ServiceLevel.GOLD),
+                    TenantServiceLevel.of("batch", ServiceLevel.BRONZE),
                     TenantServiceLevel.of("app", ServiceLevel.SILVER)),
-            ServiceLevel.SILVER, ServiceLevels.DEFAULT_URGENT_THRESHOLD, Duration.ofSeconds(1));
+            ServiceLevel.SILVER,
+            ServiceLevels.DEFAULT_URGENT_THRESHOLD,
+            Duration.ofSeconds(1));
 
     @Test
     void levels_startAtInitialInflation() {
@@ -81,15 +85,25 @@ class ServiceLevelsTest {
     void parse_acceptsConfigNamesAndRejectsOthers() {
         assertEquals(ServiceLevel.GOLD, ServiceLevel.parse("gold"));
         assertEquals(ServiceLevel.BRONZE, ServiceLevel.parse(" Bronze "));
-        assertEquals("service level \"platinum\" (expected: gold, silver or bronze)",
-                assertThrows(IllegalArgumentException.class, () -> ServiceLevel.parse("platinum")).getMessage());
+        assertEquals(
+                "service level \"platinum\" (expected: gold, silver or bronze)",
+                assertThrows(IllegalArgumentException.class, () -> ServiceLevel.parse("platinum"))
+                        .getMessage());
     }
 
     @Test
     void duplicateTenant_isRejected() {
-        assertEquals("tenant \"a\" listed twice (expected: once)", assertThrows(IllegalArgumentException.class,
-                () -> new ServiceLevels(List.of(TenantServiceLevel.of("a", ServiceLevel.GOLD),
-                        TenantServiceLevel.of("a", ServiceLevel.BRONZE)), ServiceLevel.GOLD, Duration.ZERO,
-                        Duration.ofSeconds(1))).getMessage());
+        assertEquals(
+                "tenant \"a\" listed twice (expected: once)",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new ServiceLevels(
+                                        List.of(
+                                                TenantServiceLevel.of("a", ServiceLevel.GOLD),
+                                                TenantServiceLevel.of("a", ServiceLevel.BRONZE)),
+                                        ServiceLevel.GOLD,
+                                        Duration.ZERO,
+                                        Duration.ofSeconds(1)))
+                        .getMessage());
     }
 }

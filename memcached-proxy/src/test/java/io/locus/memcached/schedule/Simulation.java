@@ -13,10 +13,10 @@ import java.util.function.LongSupplier;
  * backend (the SlowShim model of spec §5.1) to test scheduling logic, never as proof against real memcached.
  */
 final class Simulation implements LongSupplier {
-    private record Event(long at, long seq, Runnable action) { }
+    private record Event(long at, long seq, Runnable action) {}
 
-    private final PriorityQueue<Event> events = new PriorityQueue<>(
-            (a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
+    private final PriorityQueue<Event> events =
+            new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
     private long now;
     private long seq;
 

@@ -45,8 +45,8 @@ public final class KeyTrace {
         if (name.startsWith("scarab-")) {
             return Format.LONG_KEY;
         }
-        throw new IllegalArgumentException("trace file name \"" + name
-                + "\" (expected: cache2k-*.trace.xz or scarab-*.trace.xz)");
+        throw new IllegalArgumentException(
+                "trace file name \"" + name + "\" (expected: cache2k-*.trace.xz or scarab-*.trace.xz)");
     }
 
     /**

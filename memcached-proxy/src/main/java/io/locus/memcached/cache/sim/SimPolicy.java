@@ -22,8 +22,11 @@ interface SimPolicy {
 
     /** The deadline cache, one partition so that the result does not depend on key hashing. */
     static SimPolicy deadlineCache(String name, long capacityBytes, int queues, long[] clock) {
-        DeadlineCacheConfig config = DeadlineCacheConfig.defaults(capacityBytes).withPartitions(1).withQueues(queues)
-                .withMaxItemSizeBytes(Integer.MAX_VALUE).withMaxTenants(64);
+        DeadlineCacheConfig config = DeadlineCacheConfig.defaults(capacityBytes)
+                .withPartitions(1)
+                .withQueues(queues)
+                .withMaxItemSizeBytes(Integer.MAX_VALUE)
+                .withMaxTenants(64);
         DeadlineCache cache = new DeadlineCache(config, () -> clock[0]);
         return new SimPolicy() {
             @Override

@@ -64,29 +64,43 @@ public final class TraceReplay {
      * @param capacityBytes capacity given to every policy
      * @param results one per policy, in the order DLC, DLC-Q1, LRU, Caffeine
      */
-    public record Report(int accesses, int distinctKeys, long footprintBytes, long capacityBytes,
-            List<PolicyResult> results) {
+    public record Report(
+            int accesses, int distinctKeys, long footprintBytes, long capacityBytes, List<PolicyResult> results) {
 
         /** The result of a policy by name. */
         public PolicyResult result(String policy) {
-            return results.stream().filter(r -> r.policy().equals(policy)).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("policy \"" + policy
-                            + "\" (expected: one of DLC, DLC-Q1, LRU, Caffeine)"));
+            return results.stream()
+                    .filter(r -> r.policy().equals(policy))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "policy \"" + policy + "\" (expected: one of DLC, DLC-Q1, LRU, Caffeine)"));
         }
 
         /** A plain-text table: overall, per range, per tenant (tenants with >= 1 % of reads). */
         @Override
         public String toString() {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format(Locale.ROOT, "accesses=%d distinct=%d footprint=%d B capacity=%d B (%.1f %%)%n",
-                    accesses, distinctKeys, footprintBytes, capacityBytes, 100.0 * capacityBytes / footprintBytes));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "accesses=%d distinct=%d footprint=%d B capacity=%d B (%.1f %%)%n",
+                    accesses,
+                    distinctKeys,
+                    footprintBytes,
+                    capacityBytes,
+                    100.0 * capacityBytes / footprintBytes));
             sb.append(String.format(Locale.ROOT, "%-14s", "hit ratio"));
             results.forEach(r -> sb.append(String.format(Locale.ROOT, "%10s", r.policy())));
             sb.append('\n');
-            row(sb, "overall", results.stream().mapToDouble(PolicyResult::hitRatio).toArray());
+            row(
+                    sb,
+                    "overall",
+                    results.stream().mapToDouble(PolicyResult::hitRatio).toArray());
             for (int range = 1; range <= 3; range++) {
                 int rg = range;
-                row(sb, "range-" + range, results.stream().mapToDouble(r -> r.rangeHitRatio(rg)).toArray());
+                row(
+                        sb,
+                        "range-" + range,
+                        results.stream().mapToDouble(r -> r.rangeHitRatio(rg)).toArray());
             }
             TreeMap<String, long[]> tenants = new TreeMap<>(results.get(0).byTenant());
             for (Map.Entry<String, long[]> t : tenants.entrySet()) {
@@ -94,7 +108,12 @@ public final class TraceReplay {
                     continue;
                 }
                 String label = t.getKey() + " (" + (100 * t.getValue()[1] / accesses) + "%)";
-                row(sb, label, results.stream().mapToDouble(r -> r.tenantHitRatio(t.getKey())).toArray());
+                row(
+                        sb,
+                        label,
+                        results.stream()
+                                .mapToDouble(r -> r.tenantHitRatio(t.getKey()))
+                                .toArray());
             }
             return sb.toString();
         }
@@ -108,8 +127,7 @@ public final class TraceReplay {
         }
     }
 
-    private TraceReplay() {
-    }
+    private TraceReplay() {}
 
     /**
      * Replays a trace through all policies.

@@ -21,8 +21,7 @@ final class Workload {
     private static final long SEED_DEADLINE = 0xD1B54A32D192ED03L;
     private static final long SEED_SIZE = 0xABC98388FB8FAC03L;
 
-    private Workload() {
-    }
+    private Workload() {}
 
     /** Deadline range 1, 2 or 3 of Table 6.2. */
     static int rangeOf(long key) {

@@ -28,8 +28,8 @@ class TraceReplayTest {
                 return candidate;
             }
         }
-        throw new IllegalStateException("shared/traces/kv not found above " + Path.of("").toAbsolutePath()
-                + " (expected: the read-only shared material, or -Dlocus.traces=<dir>)");
+        throw new IllegalStateException("shared/traces/kv not found above "
+                + Path.of("").toAbsolutePath() + " (expected: the read-only shared material, or -Dlocus.traces=<dir>)");
     }
 
     @BeforeAll
@@ -51,7 +51,10 @@ class TraceReplayTest {
     /** The README states 95,607 accesses for web12; reading past the end must stop there. */
     @Test
     void read_wholeSmallTrace_matchesReadmeCount() throws IOException {
-        assertEquals(95_607, KeyTrace.read(kvTraces().resolve("cache2k-web12.trace.xz"), 1_000_000).size());
+        assertEquals(
+                95_607,
+                KeyTrace.read(kvTraces().resolve("cache2k-web12.trace.xz"), 1_000_000)
+                        .size());
     }
 
     /** With one queue the DLC is an LRU (spec §4.1): same hits per tenant as the textbook LRU, access by access. */
@@ -69,8 +72,10 @@ class TraceReplayTest {
         TraceReplay.Report again = TraceReplay.replay(orm, 0.278);
         assertEquals(report.result("DLC").hits(), again.result("DLC").hits());
         assertEquals(report.result("LRU").hits(), again.result("LRU").hits());
-        report.result("DLC").byTenant().forEach((tenant, v) ->
-                assertArrayEquals(v, again.result("DLC").byTenant().get(tenant), tenant));
+        report.result("DLC")
+                .byTenant()
+                .forEach((tenant, v) ->
+                        assertArrayEquals(v, again.result("DLC").byTenant().get(tenant), tenant));
     }
 
     /** The thesis's effect [MF L678]: short deadlines hit more, long deadlines less than under LRU. */
@@ -78,9 +83,11 @@ class TraceReplayTest {
     void dlc_favoursShortDeadlines() {
         TraceReplay.PolicyResult dlc = report.result("DLC");
         TraceReplay.PolicyResult lru = report.result("LRU");
-        assertTrue(dlc.rangeHitRatio(1) > lru.rangeHitRatio(1),
+        assertTrue(
+                dlc.rangeHitRatio(1) > lru.rangeHitRatio(1),
                 "range 1: DLC " + dlc.rangeHitRatio(1) + " vs LRU " + lru.rangeHitRatio(1));
-        assertTrue(dlc.rangeHitRatio(3) < lru.rangeHitRatio(3),
+        assertTrue(
+                dlc.rangeHitRatio(3) < lru.rangeHitRatio(3),
                 "range 3: DLC " + dlc.rangeHitRatio(3) + " vs LRU " + lru.rangeHitRatio(3));
     }
 
@@ -89,7 +96,8 @@ class TraceReplayTest {
     void hitRatios_arePlausible() {
         for (TraceReplay.PolicyResult r : report.results()) {
             assertTrue(r.hitRatio() > 0.3 && r.hitRatio() < 0.99, r.policy() + " hit ratio " + r.hitRatio());
-            assertEquals(SLICE, r.byTenant().values().stream().mapToLong(v -> v[1]).sum(), r.policy());
+            assertEquals(
+                    SLICE, r.byTenant().values().stream().mapToLong(v -> v[1]).sum(), r.policy());
         }
         long distinct = report.distinctKeys();
         // A cache-aside read misses at least once per distinct key.

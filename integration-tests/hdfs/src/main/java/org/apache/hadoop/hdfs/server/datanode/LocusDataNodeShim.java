@@ -12,20 +12,20 @@ import java.util.List;
  * again once the DataNode is down ends it, because its loop then sees that the DataNode no longer runs.
  */
 public final class LocusDataNodeShim {
-  private LocusDataNodeShim() {}
+    private LocusDataNodeShim() {}
 
-  /**
-   * For each block pool service actor of {@code dataNode}, an action that interrupts its command processor thread
-   * ({@code BPServiceActor.stopCommandProcessingThread}). Collect them before the DataNode shuts down, since shutdown
-   * forgets the actors; run them after.
-   */
-  public static List<Runnable> commandProcessorStoppers(DataNode dataNode) {
-    List<Runnable> stoppers = new ArrayList<>();
-    for (BPOfferService pool : dataNode.getAllBpOs()) {
-      for (BPServiceActor actor : pool.getBPServiceActors()) {
-        stoppers.add(actor::stopCommandProcessingThread);
-      }
+    /**
+     * For each block pool service actor of {@code dataNode}, an action that interrupts its command processor thread
+     * ({@code BPServiceActor.stopCommandProcessingThread}). Collect them before the DataNode shuts down, since shutdown
+     * forgets the actors; run them after.
+     */
+    public static List<Runnable> commandProcessorStoppers(DataNode dataNode) {
+        List<Runnable> stoppers = new ArrayList<>();
+        for (BPOfferService pool : dataNode.getAllBpOs()) {
+            for (BPServiceActor actor : pool.getBPServiceActors()) {
+                stoppers.add(actor::stopCommandProcessingThread);
+            }
+        }
+        return stoppers;
     }
-    return stoppers;
-  }
 }
