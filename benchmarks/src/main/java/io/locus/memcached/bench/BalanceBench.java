@@ -120,7 +120,7 @@ public final class BalanceBench implements Callable<Integer> {
             names = "--traces",
             split = ",",
             description = "key traces to replay besides Zipf (default: every "
-                    + "*.trace.xz of shared/traces/kv; none with --quick; --traces none: Zipf only)")
+                    + "*.trace.xz of data/kv; none with --quick; --traces none: Zipf only)")
     List<Path> traces;
 
     @Option(
@@ -235,15 +235,12 @@ public final class BalanceBench implements Callable<Integer> {
                         .toList();
         if (traceFiles == null) {
             traceFiles = new ArrayList<>();
-            Path dir = Path.of("..", "shared", "traces", "kv");
-            for (Path candidate : List.of(Path.of("/work/shared/traces/kv"), dir)) {
-                if (!quick && Files.isDirectory(candidate)) {
-                    try (var files = Files.list(candidate)) {
-                        files.filter(f -> f.getFileName().toString().endsWith(".trace.xz"))
-                                .sorted()
-                                .forEach(traceFiles::add);
-                    }
-                    break;
+            Path dir = Path.of(System.getProperty("locus.data.dir", "data"), "kv");
+            if (!quick && Files.isDirectory(dir)) {
+                try (var files = Files.list(dir)) {
+                    files.filter(f -> f.getFileName().toString().endsWith(".trace.xz"))
+                            .sorted()
+                            .forEach(traceFiles::add);
                 }
             }
         }

@@ -78,7 +78,7 @@ public final class ProxyBench implements Callable<Integer> {
     @Option(names = "--keys-per-tenant", description = "distinct keys per tenant (default 50000, quick 5000)")
     Long keysPerTenant;
 
-    @Option(names = "--trace", description = "replay a key trace of shared/traces/kv instead of Zipf keys")
+    @Option(names = "--trace", description = "replay a key trace of data/kv instead of Zipf keys")
     Path trace;
 
     @Option(

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 import org.tukaani.xz.XZInputStream;
 
 /**
- * Keys replayed from a real trace of {@code shared/traces/kv} (format of {@code shared/traces/README.md}, read as in
+ * Keys replayed from a real trace of {@code data/kv} (format of {@code data/README.md}, read as in
  * {@code io.locus.memcached.cache.sim.KeyTrace}, which this module cannot depend on: the proxy's jar is shaded with
  * Netty and this module holds Cassandra). cache2k traces are big-endian 32-bit ints whose bits 27-31 are the object
  * type: the type becomes the tenant {@code type-N}. scarab is big-endian 64-bit longs, one tenant {@code scarab}.

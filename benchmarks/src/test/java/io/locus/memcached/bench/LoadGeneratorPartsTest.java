@@ -10,7 +10,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -118,11 +117,7 @@ class LoadGeneratorPartsTest {
 
     @Test
     void realTraceReadsWithTypesAsTenants() throws IOException {
-        Path orm = Path.of(
-                System.getProperty("locus.shared.dir", "../../shared"), "traces", "kv", "cache2k-orm-busy.trace.xz");
-        if (!Files.isRegularFile(orm)) {
-            orm = Path.of("/work/shared/traces/kv/cache2k-orm-busy.trace.xz");
-        }
+        Path orm = Path.of(System.getProperty("locus.data.dir", "../data"), "kv", "cache2k-orm-busy.trace.xz");
         TraceKeys trace = TraceKeys.read(orm, 20_000);
         assertEquals(20_000, trace.size());
         assertTrue(trace.tenants().size() >= 5, "orm-busy has several object types: " + trace.tenants());

@@ -11,7 +11,7 @@ import java.util.Arrays;
 import org.tukaani.xz.XZInputStream;
 
 /**
- * Reads the key traces of {@code shared/traces/kv} as they are (xz-compressed big-endian integers).
+ * Reads the key traces of {@code data/kv} as they are (xz-compressed big-endian integers).
  *
  * <ul>
  *   <li>{@link Format#CACHE2K_INT}: one 32-bit key per access; bits 27-31 are the object type, which

@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * of all distinct keys of the replayed slice. The DLC's clock advances 1 µs per access.
  *
  * <p>Run: {@code java -cp <module classpath> io.locus.memcached.cache.sim.TraceReplay
- * ../shared/traces/kv/cache2k-orm-busy.trace.xz [limit] [capacityFraction]}.
+ * data/kv/cache2k-orm-busy.trace.xz [limit] [capacityFraction]}.
  */
 public final class TraceReplay {
     /** Nanoseconds the virtual clock advances per access. */

@@ -1,6 +1,6 @@
 /**
  * Trace-driven simulation of the deadline cache against a plain LRU and Caffeine (W-TinyLFU): replays a
- * real key trace ({@code shared/traces/kv}, see {@code shared/traces/README.md}) as cache-aside reads and
+ * real key trace ({@code data/kv}, see {@code data/README.md}) as cache-aside reads and
  * reports hit ratios per tenant and per deadline range. Entry point: {@link
  * io.locus.memcached.cache.sim.TraceReplay}; trace reading in {@link io.locus.memcached.cache.sim.KeyTrace}.
  *

@@ -16,20 +16,14 @@ class TraceReplayTest {
     private static KeyTrace orm;
     private static TraceReplay.Report report;
 
-    /** {@code shared/traces/kv}, found from the system property {@code locus.traces} or by walking up. */
+    /** The repository's {@code data/kv}, from the system property {@code locus.data.dir} that the build sets. */
     static Path kvTraces() {
-        String configured = System.getProperty("locus.traces");
-        if (configured != null) {
-            return Path.of(configured, "kv");
+        Path dir = Path.of(System.getProperty("locus.data.dir", "../data"), "kv");
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalStateException(dir.toAbsolutePath()
+                    + " not found (expected: the repository's data/kv, or -Dlocus.data.dir=<dir>)");
         }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared/traces/kv");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("shared/traces/kv not found above "
-                + Path.of("").toAbsolutePath() + " (expected: the read-only shared material, or -Dlocus.traces=<dir>)");
+        return dir;
     }
 
     @BeforeAll
