@@ -19,7 +19,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Spec §5.1's SlowShim: a TCP forwarder in front of one real memcached that passes request bytes through unchanged
+ * The SlowShim of DESIGN.md, "How it is measured": a TCP forwarder in front of one real memcached that passes request bytes through unchanged
  * and releases each reply only when a single-server FIFO queue says its service finished:
  * {@code start = max(arrival, server free)}, {@code done = start + S}, {@code S} drawn from the {@link Emulation}.
  * Arrival is the moment memcached's reply is complete (memcached itself takes microseconds). One queue is shared by

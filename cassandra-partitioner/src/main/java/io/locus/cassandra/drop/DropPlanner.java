@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Initial token planning (drop-plan, drop-virtcache.md A.8.4): balanced, locality-preserving node tokens for a sample
+ * Initial token planning ({@code locus-drop plan}; DESIGN.md, "Token planning"): balanced, locality-preserving node tokens for a sample
  * of keys.
  *
  * <p>The key sample becomes one {@link KeyRangeHistogram}; the ring is cut into nodes × vnodes ranges at the key

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Key-range density histogram of one vnode (A.4.1 "range density of the keys"): sorted sample tokens, each standing
+ * Key-range density histogram of one vnode (thesis §6.4.1, "range density of the keys"): sorted sample tokens, each standing
  * for a number of keys.
  *
  * <p>Immutable and thread-safe. {@link #weight()} is the estimated key count of the range; splitting conserves it
