@@ -18,8 +18,8 @@ public final class HdlbBalancer {
     /*
      * Design note. The thesis (§6.4.1) gives the knapsack model (6.1) and the Table 6.1 example but not how a
      * heavy node picks what to shed, who receives what, or what to do with a vnode larger than every free capacity;
-     * decisions 1-4 of DESIGN.md, "HDLB", fill those gaps. All heavy nodes' shed vnodes are placed together, as in Table
-     * 6.1 where A's and B's vnodes {3,2,7,6,2} go to C and D in one knapsack.
+     * decisions 1-4 of DESIGN.md, "HDLB", fill those gaps. All heavy nodes' shed vnodes are placed together, as in
+     * Table 6.1 where A's and B's vnodes {3,2,7,6,2} go to C and D in one knapsack.
      */
     private final HdlbConfig config;
 

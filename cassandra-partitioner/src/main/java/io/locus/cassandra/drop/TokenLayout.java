@@ -62,9 +62,9 @@ public final class TokenLayout {
     }
 
     /**
-     * LCPLEVELS of DESIGN.md, "HDLB": the number of leading equal 2-byte level fields of {@code a} and {@code b} (0..20), plus one
-     * if all 20 are equal and the overflow fields are equal too. A boundary between two tokens cuts the subtrees of
-     * every directory on their common prefix, so a smaller value means a shallower (cheaper) cut.
+     * LCPLEVELS of DESIGN.md, "HDLB": the number of leading equal 2-byte level fields of {@code a} and {@code b}
+     * (0..20), plus one if all 20 are equal and the overflow fields are equal too. A boundary between two tokens cuts
+     * the subtrees of every directory on their common prefix, so a smaller value means a shallower (cheaper) cut.
      */
     public static int lcpLevels(byte[] a, byte[] b) {
         int n = 0;

@@ -7,7 +7,7 @@ import java.util.function.IntPredicate;
 
 /**
  * Replication for availability: N copies of every key on distinct backends, which copy to read while a backend is
- * down, and what to warm when it returns ({@code replication_factor}, BALANCE.md, "Phase 3";
+ * down, and what to warm when it returns ({@code replication_factor}, BALANCE.md, "Replication for availability";
  * ClusterOn's proxy-side replication, Cheng's dissertation, ch. 7). A pure planner over a
  * {@link VirtualBucketTable}.
  *

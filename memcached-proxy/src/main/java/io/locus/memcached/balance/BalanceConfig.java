@@ -10,8 +10,8 @@ import java.util.TreeSet;
 
 /**
  * Configuration of the load balancer (MBal adapted to a proxy); keys and defaults follow
- * MBal §3.1 and the threshold table of BALANCE.md; the defaults are in the README's configuration table. Every component reads its values
- * from here, so one record describes one balancer.
+ * MBal §3.1 and the threshold table of BALANCE.md; the defaults are in the README's configuration table. Every
+ * component reads its values from here, so one record describes one balancer.
  *
  * @param epoch statistics period ({@code lb.epoch}, 1 s); all rates are per second of real epoch length
  * @param persistenceEpochs consecutive epochs a trigger must hold before a phase acts ({@code lb.persistence}, 4)

@@ -17,8 +17,8 @@ import java.util.function.IntPredicate;
  * dest and dest's buckets back to a, bringing both to their mean within capacity and memory); if it returns NULL
  * (infeasible, or over its node limit) run the greedy, which moves a's buckets, heaviest first, while a is above
  * capacity, dest stays within capacity and memory, and each move strictly lowers {@code max(L_a, L_dest)}
- * [MBal §3.4]. Loads are projected after each round (decision 20 of DESIGN.md); a destination that took nothing is excluded; a bucket
- * moves at most once per plan.
+ * [MBal §3.4]. Loads are projected after each round (decision 20 of DESIGN.md); a destination that took nothing is
+ * excluded; a bucket moves at most once per plan.
  *
  * <p>The plan is empty when: no backend is overloaded; more than {@code lb.server_load_thresh} of the backends are
  * (cluster hot); the source would stay above capacity (Algorithm 2 returns NULL: scale out instead); or the moved

@@ -236,8 +236,8 @@ public final class ReplicaDirectory<K> {
     }
 
     /**
-     * A shadow update failed (and its {@code md} too, BALANCE.md, "Phase 1"): no reads go there until a later copy or write is
-     * acknowledged.
+     * A shadow update failed (and its {@code md} too, BALANCE.md, "Phase 1"): no reads go there until a later copy or
+     * write is acknowledged.
      */
     public synchronized void shadowFailed(K key, int shadow) {
         Entry e = entries.get(key);

@@ -21,10 +21,10 @@ import java.util.function.LongSupplier;
  *
  * <p><b>Thread safety and locking.</b> Safe for concurrent use. Keys are hashed to one of
  * {@code config.partitions()} partitions; each partition has one {@link java.util.concurrent.locks.ReentrantLock}
- * held for the whole of each operation on it (DEADLINES.md, "In the proxy", "one lock per partition"). No operation holds two
- * partition locks at once. Tenant slot allocation is synchronized on its own monitor, never while a
- * partition lock is waited for. {@link #tenantStats()} locks the partitions one after the other, so its sums
- * are not an atomic cut.
+ * held for the whole of each operation on it (DEADLINES.md, "In the proxy", "one lock per partition"). No operation
+ * holds two partition locks at once. Tenant slot allocation is synchronized on its own monitor, never while a partition
+ * lock is waited for. {@link #tenantStats()} locks the partitions one after the other, so its sums are not an atomic
+ * cut.
  *
  * <p><b>Units.</b> Deadlines and TTLs are relative nanoseconds; the clock is the injected
  * {@code LongSupplier} of nanoseconds (for example {@code System::nanoTime}).
@@ -33,14 +33,14 @@ public final class DeadlineCache {
     /*
      * Design note.
      * Structure: [MicroFuge §3.1] multiple LRU queues, one per exponentially growing deadline range, sharing one
-     * capacity (no static partitioning). decision 3 of DESIGN.md sets Q = 12, B = 2 ms, c = 2.
-     * Eviction: the thesis's formula R/c^q with "evict the least" (L364-L379) contradicts its own goal (L321);
-     * decision 1 of DESIGN.md decides argmax of age * c^q * mu, scanning only queue heads (exact because each queue is
+     * capacity (no static partitioning). Decision 3 of DESIGN.md sets Q = 12; B = 2 ms and c = 2 are the thesis's.
+     * Eviction: the thesis's formula R/c^q with "evict the least" (§3.1.2) contradicts its own goal (§3.1);
+     * Decision 1 of DESIGN.md takes argmax of age * c^q * mu, scanning only queue heads (exact because each queue is
      * LRU-ordered and has one multiplier).
      * Fairness: [MicroFuge §3.1.3] (never implemented in the thesis); decision 4 of DESIGN.md decides
      * mu = clamp(used/quota, 1/64, 1) and an optional hard over-quota rule. Quotas are per partition.
-     * Accounting: DEADLINES.md, "In the proxy" fixes 96 bytes of overhead per entry (object headers, links, map slot); it is a
-     * decision, not a measurement of this JVM's layout.
+     * Accounting: DEADLINES.md, "In the proxy" fixes 96 bytes of overhead per entry (object headers, links, map slot);
+     * it is a decision, not a measurement of this JVM's layout.
      */
 
     /** Deadline value meaning "none": on put, a best-effort item (last class); on get, class unchanged. */

@@ -33,12 +33,12 @@ public final class DeadlineScheduler<T> {
     /*
      * Design note. [MicroFuge §4.1]: "modified shortest deadline first" that "restrict[s] the number of times the
      * priority of an already queued request can be decreased"; the bound is not given, decision 7 of DESIGN.md decides
-     * K = 16. [MicroFuge §4.1] keeps best-effort priority fixed while [MicroFuge §5.1] allows a re-queue with an extended
-     * deadline; decision 6 of DESIGN.md decides no re-queue (not implemented here). [MicroFuge §4.2] implies one outstanding
-     * request per data server; memcached serves a connection FIFO, so the proxy must hold the queue itself for
-     * EDF to act: W = 8 by default (decision 8 of DESIGN.md), W = 1 in paper mode.
-     * Queue invariant used by insertionIndex: the tickets after the last frozen one are sorted by
-     * (deadline, sequence), because they were all inserted by EDF position within that suffix.
+     * K = 16. [MicroFuge §4.1] keeps best-effort priority fixed while [MicroFuge §5.1] allows a re-queue with an
+     * extended deadline; decision 6 of DESIGN.md decides no re-queue (not implemented here). [MicroFuge §4.2] implies
+     * one outstanding request per data server; memcached serves a connection FIFO, so the proxy must hold the queue
+     * itself for EDF to act: W = 8 by default (decision 8 of DESIGN.md), W = 1 in paper mode. Queue invariant used by
+     * insertionIndex: the tickets after the last frozen one are sorted by (deadline, sequence), because they were all
+     * inserted by EDF position within that suffix.
      */
     private final SchedulerConfig config;
     private final AdmissionController admission;
