@@ -27,10 +27,10 @@ import org.apache.cassandra.utils.bytecomparable.ByteComparable;
 import org.apache.cassandra.utils.bytecomparable.ByteSource;
 
 /**
- * DROP, the locality-preserving partitioner of drop-virtcache.md Part A (mode H): partition keys that are absolute
- * paths map to 48-byte tokens in which every directory's entries form one contiguous token range and every subtree
- * of depth &lt;= 20 one interval. Other keys (system tables, ids) are hashed into a reserved region at the top of the
- * ring.
+ * DROP, the locality-preserving partitioner of Arumugam's thesis, ch. 6 (names hashed; DESIGN.md, "Token layout"):
+ * partition keys that are absolute paths map to 48-byte tokens in which every directory's entries form one contiguous
+ * token range and every subtree of depth &lt;= 20 one interval. Other keys (system tables, ids) are hashed into a
+ * reserved region at the top of the ring.
  *
  * <p>Install: put the jar in Cassandra's {@code lib/} and set {@code partitioner: io.locus.cassandra.DropPartitioner}
  * in cassandra.yaml, before the cluster first starts (a partitioner can never change once data exists).

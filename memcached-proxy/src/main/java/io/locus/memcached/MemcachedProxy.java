@@ -76,9 +76,9 @@ public final class MemcachedProxy implements Callable<Integer> {
     /**
      * Netty's buffer leak detection is off in the runnable proxy unless {@code -Dio.netty.leakDetection.level} is given.
      * Why: at Netty's default level (SIMPLE) every 128th buffer allocation records its creation with a stack trace; the
-     * proxy allocates a few buffers per request, so about 2 % of requests paid that, and it was the proxy's whole p99
+     * proxy allocates a few buffers per request, so about 2 % of requests pay that, and it is the proxy's whole p99
      * excess over twemproxy: added p99 over direct memcached 129-169 µs with it, 103 µs without (twemproxy 79-106 µs;
-     * {@code ./locus bench proxy-latency}, 22 Nov 2026). The tests run the proxy in their JVM with detection on (the
+     * {@code ./locus bench proxy-latency}). The tests run the proxy in their JVM with detection on (the
      * fuzz test at PARANOID), so leaks are still caught where they are looked for.
      */
     static void defaultLeakDetectionOff() {

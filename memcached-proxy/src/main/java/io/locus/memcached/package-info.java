@@ -1,6 +1,6 @@
 /**
  * Locus for memcached: a tenant- and deadline-aware proxy in front of unmodified memcached servers
- * ({@code shared/specs/proxy.md} §4).
+ * (DESIGN.md).
  *
  * <p>Entry point: {@link io.locus.memcached.MemcachedProxy}, the command line ({@code java -jar ... --config
  * proxy.yaml}). Packages: {@code protocol} (memcached text and meta codecs), {@code proxy} (Netty server, backend

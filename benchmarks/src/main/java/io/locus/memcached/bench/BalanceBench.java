@@ -94,7 +94,7 @@ public final class BalanceBench implements Callable<Integer> {
      * 256, not 32: LoadGenerator keeps one request in flight per connection. At 32 connections and 1,600 ops/s each
      * connection was busy about half the time, so one slow reply from the hot backend held back the next requests
      * of its connection, whichever backend they went to; that client-side queueing filled p99 for every row alike
-     * and hid the balancer's effect (p99/off 0.88-1.32 in three rounds, 0.57-0.69 at 256, 22 Nov 2026).
+     * and hid the balancer's effect (p99/off 0.88-1.32 in three rounds at 32 connections, 0.57-0.69 at 256).
      */
     @Option(
             names = "--connections",

@@ -1,7 +1,7 @@
 package io.locus.memcached.bench;
 
 /**
- * MicroFuge's deadline ranges (Table 6.2 [MF L595-L600]) plus best-effort. The code is the second field of every
+ * MicroFuge's deadline ranges (Table 6.2 [MicroFuge §6.1.2]) plus best-effort. The code is the second field of every
  * generated key ({@code tenant:code:id}), so the proxy's {@code deadline_rules} give each range its deadline.
  */
 public enum DeadlineRange {

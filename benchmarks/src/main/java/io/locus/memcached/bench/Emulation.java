@@ -3,10 +3,10 @@ package io.locus.memcached.bench;
 import java.util.SplittableRandom;
 
 /**
- * How the backends are slowed so that deadlines matter on loopback (spec §5.1): each memcached sits behind a
- * {@link SlowShim} that serves replies through one queue per backend with these service-time profiles, and the
- * deadline of each range scales with the profile. Real memcached on loopback answers in tens of microseconds, far
- * below any deadline.
+ * How the backends are slowed so that deadlines matter on loopback (DESIGN.md, "How it is measured"): each memcached
+ * sits behind a {@link SlowShim} that serves replies through one queue per backend with these service-time profiles,
+ * and the deadline of each range scales with the profile. Real memcached on loopback answers in tens of microseconds,
+ * far below any deadline.
  */
 public enum Emulation {
     /** No shim: memcached as it is; deadlines of {@link #SCALED10}. */

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  *
  * <p>Why not the difference of two p99s from separate runs (what ProxyBench's open-loop rows give): on this 2-core
  * Firecracker VM an idle vCPU halts and wakes in 1-2 ms, and a run's p99 moves by milliseconds with the other jobs on
- * the machine; twemproxy itself then "adds" +1.4 to +3.9 ms at p99 (22 Nov 2026). Two figures come out: the
+ * the machine; twemproxy itself then "adds" +1.4 to +3.9 ms at p99. Two figures come out: the
  * difference of each path's percentile and direct's over the same rounds, and the percentiles of the per-round
  * paired difference (path minus direct in the same round), which removes what the round shares.
  */

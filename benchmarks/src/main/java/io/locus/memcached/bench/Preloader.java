@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * Writes every key of a {@link KeySource} to every memcached server directly (not through a shim), as pipelined
- * {@code set .. noreply} ended by {@code mn}. The backends are MicroFuge's store of record (spec §5.1: preloaded,
- * sized never to evict); every server holding every key lets direct clients use their own placement.
+ * {@code set .. noreply} ended by {@code mn}. The backends are MicroFuge's store of record (DESIGN.md, "How it is
+ * measured": preloaded, sized never to evict); every server holding every key lets direct clients use their own
+ * placement.
  */
 final class Preloader {
     private Preloader() {}

@@ -19,12 +19,12 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Spec §5.1's SlowShim: a TCP forwarder in front of one real memcached that passes request bytes through unchanged
- * and releases each reply only when a single-server FIFO queue says its service finished:
+ * The SlowShim of DESIGN.md, "How it is measured": a TCP forwarder in front of one real memcached that passes request
+ * bytes through unchanged and releases each reply only when a single-server FIFO queue says its service finished:
  * {@code start = max(arrival, server free)}, {@code done = start + S}, {@code S} drawn from the {@link Emulation}.
- * Arrival is the moment memcached's reply is complete (memcached itself takes microseconds). One queue is shared by
- * all connections to this backend, so the backend has a capacity of {@code 1 / mean(S)} requests per second and
- * requests wait behind each other as at a slow store. Data still comes from the real memcached, byte for byte.
+ * Arrival is the moment memcached's reply is complete (memcached itself takes microseconds). One queue is shared by all
+ * connections to this backend, so the backend has a capacity of {@code 1 / mean(S)} requests per second and requests
+ * wait behind each other as at a slow store. Data still comes from the real memcached, byte for byte.
  *
  * <p>Replies are framed as memcached's text and meta protocols frame them: {@code VALUE ... END} and {@code STAT ...
  * END} are one reply, {@code VA <n>} carries {@code n} data bytes, every other reply is one line. Each connection

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * One tenant of the synthetic workload: its share of all requests and its mix of deadline ranges. A key's range is
- * a function of the key (spec §5.1: "deadlines from the key hash"), so one key always carries the same deadline.
+ * a function of the key (DESIGN.md, "How it is measured": "deadlines from the key hash"), so one key always carries the
+ * same deadline.
  *
  * @param name tenant id as the proxy's {@code tenants[].id} (also the key prefix {@code name:})
  * @param share fraction of all requests, > 0 (shares are normalised over all tenants)

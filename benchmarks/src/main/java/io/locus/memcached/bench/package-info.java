@@ -1,6 +1,6 @@
 /**
  * {@code ./locus bench proxy}: the end-to-end evaluation of the memcached proxy against direct memcached and
- * twemproxy, on real memcached servers on loopback (spec {@code shared/specs/proxy.md} §5).
+ * twemproxy, on real memcached servers on loopback (DESIGN.md, "How it is measured").
  *
  * <p>Pieces: {@link io.locus.memcached.bench.ProxyBench} (the harness main), {@link
  * io.locus.memcached.bench.LoadGenerator} (closed-loop or rate-paced text-protocol clients, one thread per

@@ -37,7 +37,7 @@ class LoadGeneratorPartsTest {
             counts.merge(k, 1, Integer::sum);
         }
         double top = counts.values().stream().mapToInt(Integer::intValue).max().orElseThrow() / (double) n;
-        // YCSB's scrambled Zipfian gives its top item 1/ZETAN = 3.8 % before folding (spec §5.1).
+        // YCSB's scrambled Zipfian gives its top item 1/ZETAN = 3.8 % before folding (DESIGN.md, "How it is measured").
         assertTrue(top > 0.03 && top < 0.08, "top key share " + top + " (expected: about 0.038)");
         assertTrue(counts.size() > 3000, "distinct keys drawn " + counts.size() + " (expected: a long tail)");
     }

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code locus-drop evaluate}: the A.6/A.7 comparison table on one key set. */
+/** {@code locus-drop evaluate}: the comparison table of DESIGN.md, "Metrics" and "Baselines", on one key set. */
 @Command(
         name = "evaluate",
         mixinStandardHelpOptions = true,

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Balance and locality (A.6.2) of one placement of the keys, as text and as a JSON-ready map. */
+/** Balance and locality (DESIGN.md, "Metrics") of one placement of the keys, as text and as a JSON-ready map. */
 record PlacementReport(
         String scheme,
         NamespaceMetrics.Balance balance,

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The placements DROP is compared with (drop-virtcache.md A.7), each mapping every key to a node index. Pure and
+ * The placements DROP is compared with (DESIGN.md, "Baselines"), each mapping every key to a node index. Pure and
  * deterministic.
  *
  * <p>Hash rings ({@link #fileHash}, {@link #dirHash}) use nodes × vnodes evenly spaced 64-bit tokens, owners in

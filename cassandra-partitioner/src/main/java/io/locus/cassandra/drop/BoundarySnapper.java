@@ -1,7 +1,7 @@
 package io.locus.cassandra.drop;
 
 /**
- * Chooses ring boundaries that cut as shallow a subtree as possible (A.4.3 SPLIT and boundary snapping).
+ * Chooses ring boundaries that cut as shallow a subtree as possible (DESIGN.md, "HDLB": SPLIT and boundary snapping).
  *
  * <p>Among all cuts whose left side holds between {@code target - tolerance} and {@code target + tolerance} keys, it
  * picks the one with the smallest {@link TokenLayout#lcpLevels}, then the one closest to {@code target}. Pure and

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The token intervals of a directory (drop-virtcache.md A.8.3), for range scans such as
+ * The token intervals of a directory (DESIGN.md, "Directory ranges"), for range scans such as
  * {@code SELECT ... WHERE token(path) >= ? AND token(path) <= ?}. Both bounds are inclusive. Pure; thread-safe.
  */
 public final class DirectoryRanges {

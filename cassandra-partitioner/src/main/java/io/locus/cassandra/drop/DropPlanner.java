@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Initial token planning (drop-plan, drop-virtcache.md A.8.4): balanced, locality-preserving node tokens for a sample
- * of keys.
+ * Initial token planning ({@code locus-drop plan}; DESIGN.md, "Token planning"): balanced, locality-preserving node
+ * tokens for a sample of keys.
  *
  * <p>The key sample becomes one {@link KeyRangeHistogram}; the ring is cut into nodes × vnodes ranges at the key
  * quantiles, each cut snapped by {@link BoundarySnapper} to the shallowest subtree boundary within ± snapTolerance ×

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One round of HDLB, Histogram-based Dynamic Load Balancing (drop-virtcache.md A.4.3).
+ * One round of HDLB, Histogram-based Dynamic Load Balancing (thesis §6.4.1; DESIGN.md, "HDLB").
  *
  * <p>Given every vnode with its owner and weight (the "histogram exchange"), a round computes the mean load W, marks
  * nodes above t_c·W heavy and below W/t_c light, lets each heavy node shed vnodes ({@link ShedSelection}), places
@@ -16,10 +16,10 @@ import java.util.List;
  */
 public final class HdlbBalancer {
     /*
-     * Design note. The thesis (L1698-L1722) gives the knapsack model (6.1) and the Table 6.1 example but not how a
+     * Design note. The thesis (§6.4.1) gives the knapsack model (6.1) and the Table 6.1 example but not how a
      * heavy node picks what to shed, who receives what, or what to do with a vnode larger than every free capacity;
-     * the spec's decisions A.4.2-(1..4) fill those gaps. All heavy nodes' shed vnodes are placed together, as in Table
-     * 6.1 where A's and B's vnodes {3,2,7,6,2} go to C and D in one knapsack.
+     * decisions 1-4 of DESIGN.md, "HDLB", fill those gaps. All heavy nodes' shed vnodes are placed together, as in
+     * Table 6.1 where A's and B's vnodes {3,2,7,6,2} go to C and D in one knapsack.
      */
     private final HdlbConfig config;
 
@@ -116,7 +116,7 @@ public final class HdlbBalancer {
         return new RoundPlan(result, moves, splits, unplaced);
     }
 
-    /** SPLIT(v) of A.4.3, or null if {@code v} has fewer than two distinct samples. */
+    /** SPLIT(v) of DESIGN.md, "HDLB", or null if {@code v} has fewer than two distinct samples. */
     public Split split(Vnode v) {
         KeyRangeHistogram h = v.histogram();
         if (h == null || h.size() < 2) {

@@ -1,7 +1,7 @@
 package io.locus.cassandra.drop;
 
 /**
- * Parameters of the HDLB balancer (drop-virtcache.md A.4.4).
+ * Parameters of the HDLB balancer (DESIGN.md, "HDLB").
  *
  * @param capacityTolerance t_c: a node is heavy above t_c x mean load and light below mean / t_c (default 1.10)
  * @param snapTolerance ε: a split may move up to ε x the vnode's weight away from its median (default 0.10)
@@ -11,7 +11,7 @@ package io.locus.cassandra.drop;
  */
 public record HdlbConfig(
         double capacityTolerance, double snapTolerance, int maxSplitDepth, int maxMovesPerNode, int knapsackUnits) {
-    /** The defaults of A.4.4. */
+    /** The defaults (DESIGN.md, "HDLB"). */
     public static final HdlbConfig DEFAULTS = new HdlbConfig(1.10, 0.10, 3, 1, 10_000);
 
     /** Checks every field; messages name the field, the value and the valid range. */

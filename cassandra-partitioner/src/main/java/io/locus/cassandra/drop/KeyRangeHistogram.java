@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Key-range density histogram of one vnode (A.4.1 "range density of the keys"): sorted sample tokens, each standing
- * for a number of keys.
+ * Key-range density histogram of one vnode (thesis §6.4.1, "range density of the keys"): sorted sample tokens, each
+ * standing for a number of keys.
  *
  * <p>Immutable and thread-safe. {@link #weight()} is the estimated key count of the range; splitting conserves it
  * ({@code left.weight() + right.weight() == weight()}).

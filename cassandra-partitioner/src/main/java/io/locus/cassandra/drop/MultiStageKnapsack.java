@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Multi-stage 0/1 knapsack placement (A.4.2-(3)): receivers are taken in descending remaining capacity; each solves a
- * 0/1 knapsack (value = weight) over the still-unplaced items by dynamic programming, and its choice is removed.
+ * Multi-stage 0/1 knapsack placement (decision 3 of DESIGN.md, "HDLB"): receivers are taken in descending remaining
+ * capacity; each solves a 0/1 knapsack (value = weight) over the still-unplaced items by dynamic programming, and its
+ * choice is removed.
  *
  * <p>This minimises the slack of each receiver in turn, which is the thesis's objective (6.1a) read as "minimise
  * total unused capacity". Weights are quantised (rounded up) so the DP table has at most {@code units} columns: a

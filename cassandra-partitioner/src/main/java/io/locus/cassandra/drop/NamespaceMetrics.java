@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The DROP evaluation metrics of drop-virtcache.md A.6.2, over a set of path keys placed on nodes.
+ * The DROP evaluation metrics (thesis §6.6.1; exact definitions in DESIGN.md, "Metrics"), over a set of path keys
+ * placed on nodes.
  *
  * <p><b>Locality</b> of a directory D (the thesis's N): the number of distinct nodes holding the entries of D's
  * subtree (its descendants, not D's own entry, which lives with its parent's listing). 1 is optimal. <b>Listing

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Online rebalancing for one token per node (drop-virtcache.md A.8.4; the NBRADJUST and REORDER primitives of
+ * Online rebalancing for one token per node (DESIGN.md, "Online rebalancing"; the NBRADJUST and REORDER primitives of
  * Ganesan, Bawa and Garcia-Molina, VLDB 2004). Each round takes the heaviest node and either shifts the boundary it
  * shares with a neighbour so both hold about half of their keys, or moves the lightest node into the middle of the
  * heavy range (its own range goes to its successor), whichever leaves the smaller maximum. Every new boundary is

@@ -26,7 +26,7 @@ import java.util.Arrays;
  */
 public final class PathEncoder {
     /*
-     * Design note (drop-virtcache.md A.3.3, mode H; decisions where the thesis [L1684-L1688] is silent):
+     * Design note (DESIGN.md, "Token layout"; decisions where the thesis, §6.3, is silent):
      * - Names are hashed, not given ordinals, because a partitioner must be a pure function of the key bytes.
      * - An entry is keyed by its PARENT's level codes plus its own basename code, so "ls" of a directory is a single
      *   contiguous range and files need not be told apart from directories.
@@ -35,23 +35,11 @@ public final class PathEncoder {
      *   key not starting with '/'. Bytes are hashed as given: '/' (0x2F) never occurs inside a multi-byte UTF-8
      *   sequence, so splitting raw bytes equals splitting the decoded string, and invalid UTF-8 still hashes.
      * - Token format 3 (TokenLayout.FORMAT_VERSION): the per-component hash H32 is NameHash (one 64-bit multiply per
-     *   8 bytes plus one to finish), absorbed from the very words the scan for '/' loads. History: format 1 (the low
-     *   32 bits of murmur3_x64_128 per component, as A.3.3 first wrote it) made getToken cost 1.5-3.6x
-     *   Murmur3Partitioner on typical paths; format 2 (murmur3_x86_32) 1.5-1.7x, still not below the 1.5x target
-     *   with margin. Before changing tokens again, format 2 was optimised byte for byte, each variant timed in one
-     *   JVM next to the committed encoder and Murmur3Partitioner on the 4,096 TYPICAL keys (best of 30 interleaved
-     *   rounds, ns per key; the committed encoder: 132-157, Murmur3Partitioner: 71-80): a branch-free tail, 144-152
-     *   (slower); all '/' found first as a 64-bit mask, then each component hashed at known length, 141 (committed
-     *   143 in that run); a branch-free murmur3 for components up to 16 bytes, 188 (slower); the scan inlined, so the
-     *   next component's scan no longer waits for this one's hash, 125 against 143 and Murmur3's 80 (1.57x, the best
-     *   byte-identical variant). With the hash stubbed out, scan, level codes and token took 61-65 ns: the seven
-     *   murmur3_x86_32 of a typical key (two multiplies and a dependent multiply-add per 4 bytes, a two-multiply
-     *   finalisation each) took the other ~75. So the hash itself had to get cheaper; NameHash with the inlined scan
-     *   gave 96 against Murmur3's 76 in the same harness (1.26x; JMH and TokenCostInterleaved figures in the module
-     *   README). NameHash's collision and code-uniformity figures equal murmur3_x86_32's on real names (see its
-     *   class comment); the layout (48 bytes, 16-bit level codes 1..0xFFFE, 32-bit name and overflow codes, the
-     *   non-path region hashed with murmur3_x64_128) is unchanged. Changing tokens was acceptable because nothing is
-     *   deployed (version 0.x); from now on the mapping is frozen like any on-disk format.
+     *   8 bytes plus one to finish), absorbed from the very words the scan for '/' loads. Why this hash: a typical
+     *   path has about 7 components, each hashed on its own, so the per-component hash dominates getToken; murmur3
+     *   per component costs 1.5-1.7x Murmur3Partitioner on typical paths however the scan around it is tuned,
+     *   NameHash about 1.2-1.4x (DESIGN.md, "Hashing names", has the measurements). The mapping is an on-disk
+     *   format: any change of a token is a new TokenLayout.FORMAT_VERSION.
      */
     private static final byte SLASH = '/';
     private static final byte DOT = '.';
@@ -114,12 +102,12 @@ public final class PathEncoder {
         return code32(NameHash.hash32(b, off, len));
     }
 
-    /** CODE16 of A.3.3 from H32 = {@code h} (unsigned). */
+    /** CODE16 of DESIGN.md, "Token layout", from H32 = {@code h} (unsigned). */
     private static int code16(int h) {
         return 1 + (int) ((h & 0xFFFF_FFFFL) % 0xFFFE);
     }
 
-    /** CODE32 of A.3.3 from H32 = {@code h} (unsigned). */
+    /** CODE32 of DESIGN.md, "Token layout", from H32 = {@code h} (unsigned). */
     private static long code32(int h) {
         return h == 0 ? 1 : h & 0xFFFF_FFFFL;
     }

@@ -5,8 +5,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Which vnodes a heavy node gives away (A.4.2-(2), the rule that reproduces Table 6.1): sort by weight, descending;
- * always keep the first; keep each further vnode only while the kept sum stays &lt;= W; shed the rest.
+ * Which vnodes a heavy node gives away (decision 2 of DESIGN.md, "HDLB": the rule that reproduces the thesis's Table
+ * 6.1): sort by weight, descending; always keep the first; keep each further vnode only while the kept sum stays &lt;=
+ * W; shed the rest.
  */
 public final class ShedSelection {
     private ShedSelection() {}

@@ -1,7 +1,7 @@
 package io.locus.cassandra.drop;
 
 /**
- * The fixed 48-byte DROP token layout (drop-virtcache.md A.3.2/A.3.3, mode H).
+ * The fixed 48-byte DROP token layout (thesis §6.3, Figure 6.3; DESIGN.md, "Token layout").
  *
  * <pre>
  * bytes  0..39  20 directory levels x 2 bytes, big-endian codes; level i of the entry's PARENT at bytes 2(i-1)..2i-1
@@ -62,9 +62,9 @@ public final class TokenLayout {
     }
 
     /**
-     * LCPLEVELS of A.4.3: the number of leading equal 2-byte level fields of {@code a} and {@code b} (0..20), plus one
-     * if all 20 are equal and the overflow fields are equal too. A boundary between two tokens cuts the subtrees of
-     * every directory on their common prefix, so a smaller value means a shallower (cheaper) cut.
+     * LCPLEVELS of DESIGN.md, "HDLB": the number of leading equal 2-byte level fields of {@code a} and {@code b}
+     * (0..20), plus one if all 20 are equal and the overflow fields are equal too. A boundary between two tokens cuts
+     * the subtrees of every directory on their common prefix, so a smaller value means a shallower (cheaper) cut.
      */
     public static int lcpLevels(byte[] a, byte[] b) {
         int n = 0;

@@ -5,7 +5,7 @@ package io.locus.cassandra.drop;
  *
  * @param id stable name, used in plans and logs
  * @param node index of the owning physical node (0-based)
- * @param weight w_j, keys in the range (A.4.1)
+ * @param weight w_j, keys in the range (thesis §6.4.1)
  * @param histogram key samples of the range, or null if unknown (then the vnode cannot be split)
  * @param splitDepth how often this vnode was split in the current round
  */

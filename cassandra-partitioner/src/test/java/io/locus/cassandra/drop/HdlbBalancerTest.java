@@ -18,7 +18,7 @@ class HdlbBalancerTest {
     private static final int C = 2;
     private static final int D = 3;
 
-    /** Table 6.1 of the thesis (L1722): A {3,2,7,12}, B {15,6,2}, C {1}, D {}. */
+    /** Table 6.1 of the thesis (§6.4.1): A {3,2,7,12}, B {15,6,2}, C {1}, D {}. */
     private static List<Vnode> table61() {
         List<Vnode> v = new ArrayList<>();
         int id = 0;

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A second, deliberately naive implementation of the mode-H pseudo-code of drop-virtcache.md A.3.3 (token format 3:
- * names hashed with {@link NameHash}'s definition), written from the spec with String operations, a zero-padded
+ * A second, deliberately naive implementation of the encoding of DESIGN.md, "Token layout" (token format 3:
+ * names hashed with {@link NameHash}'s definition), written from that description with String operations, a zero-padded
  * little-endian ByteBuffer for the names' H32 and Guava's murmur3_128 for non-path keys. Tests compare
  * {@link PathEncoder} against it.
  */

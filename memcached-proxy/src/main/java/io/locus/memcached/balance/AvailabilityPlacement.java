@@ -7,13 +7,13 @@ import java.util.function.IntPredicate;
 
 /**
  * Replication for availability: N copies of every key on distinct backends, which copy to read while a backend is
- * down, and what to warm when it returns ({@code replication_factor}, {@code shared/specs/proxy.md} §4.7.1;
- * ClusterOn's proxy-side replication, {@code shared/specs/cast.md} §12.4). A pure planner over a
+ * down, and what to warm when it returns ({@code replication_factor}, BALANCE.md, "Replication for availability";
+ * ClusterOn's proxy-side replication, Cheng's dissertation, ch. 7). A pure planner over a
  * {@link VirtualBucketTable}.
  *
  * <p>Placement: the copies of a key are the owner of its arc's bucket, then the owners of the following arcs
  * clockwise, skipping backends already chosen, until N distinct backends (Cassandra's SimpleStrategy walk; MicroFuge's
- * "key hash plus the next two servers" [MF L587]). The first copy is the primary. Because the walk uses bucket
+ * "key hash plus the next two servers" [MicroFuge §6.1.1]). The first copy is the primary. Because the walk uses bucket
  * owners, a Phase 3 move carries the copies along.
  *
  * <p>Guarantees: {@link #copiesOfArc} returns exactly N distinct backends, primary first, for every arc; reads pick

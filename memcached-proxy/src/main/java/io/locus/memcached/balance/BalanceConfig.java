@@ -10,8 +10,8 @@ import java.util.TreeSet;
 
 /**
  * Configuration of the load balancer (MBal adapted to a proxy); keys and defaults follow
- * {@code shared/specs/proxy.md} §2.2, §2.3 (threshold table), §2.7 and §4.9. Every component reads its values
- * from here, so one record describes one balancer.
+ * MBal §3.1 and the threshold table of BALANCE.md; the defaults are in the README's configuration table. Every
+ * component reads its values from here, so one record describes one balancer.
  *
  * @param epoch statistics period ({@code lb.epoch}, 1 s); all rates are per second of real epoch length
  * @param persistenceEpochs consecutive epochs a trigger must hold before a phase acts ({@code lb.persistence}, 4)
@@ -50,7 +50,7 @@ import java.util.TreeSet;
  * @param replicationFactor copies of every key for availability ({@code replication_factor}, 1)
  * @param phase1Enabled Phase 1 may run ({@code lb.phases} contains {@code p1}; default {@code p1,p3})
  * @param phase3Enabled Phase 3 may run ({@code lb.phases} contains {@code p3}); {@code lb.phases = none} turns the
- *     balancer into a pure observer, as MBal's single-phase and "w/o load balancer" runs need [MB L386]
+ *     balancer into a pure observer, as MBal's single-phase and "w/o load balancer" runs need [MBal §4.2.1]
  */
 public record BalanceConfig(
         Duration epoch,
@@ -114,7 +114,7 @@ public record BalanceConfig(
         requireRange("replication_factor", replicationFactor, 1, 16);
     }
 
-    /** The defaults of spec §2.3 and §4.9. */
+    /** The defaults (BALANCE.md, "Configuration"). */
     public static BalanceConfig defaults() {
         return new BalanceConfig(
                 Duration.ofSeconds(1),

@@ -22,7 +22,7 @@ import java.util.random.RandomGenerator;
 /**
  * The load balancer's entry point: the proxy reports every request and asks where reads and writes go; once per
  * epoch {@link #tick} runs statistics, the {@link PhaseStateMachine}, the Phase 1 {@link ReplicationPlanner} and the
- * Phase 3 {@link MigrationPlanner}, and returns the work for the proxy ({@code shared/specs/proxy.md} §2, §4.7).
+ * Phase 3 {@link MigrationPlanner}, and returns the work for the proxy (MBal §3, BALANCE.md, "In the proxy").
  *
  * <p>Request path ({@link #onRead}, {@link #onWrite}): O(1) plus O(copies), thread-safe (each component
  * synchronises briefly). The epoch path ({@link #tick}) must be called from one thread; it is cheap to call often,
@@ -124,8 +124,8 @@ public final class Balancer<K> {
      * Why: a key is hot at {@code r >= lb.hot_rate_fraction * T} and must stay hot {@code lb.persistence} epochs in
      * a row; if such a key is sampled less than about once per epoch, its decayed count falls under the threshold
      * between samples, the streak breaks, and the lease of a replicated key lapses. With MBal's ps = 0.05, T = 4000
-     * ops/s and 1 s epochs a threshold key gets 4 samples per epoch; with T = 500 and 500 ms epochs it got 0.25,
-     * and Phase 1 replicated the hottest key only now and then (proxy-balance, 22 Nov 2026).
+     * ops/s and 1 s epochs a threshold key gets 4 samples per epoch; with T = 500 and 500 ms epochs it would get 0.25,
+     * and Phase 1 would replicate the hottest key only now and then ({@code ./locus bench proxy-balance}).
      */
     public static final double MIN_THRESHOLD_SAMPLES = 4;
 

@@ -5,7 +5,7 @@ import java.util.Set;
 
 /**
  * The state of one virtual bucket moving from {@code source} to {@code target}, which the proxy drives
- * ({@code shared/specs/proxy.md} §4.7.4 copy protocol, adapting MBal's per-bucket write-invalidate [MB L300]).
+ * (BALANCE.md, "Phase 3" copy protocol, adapting MBal's per-bucket write-invalidate [MBal §3.4]).
  *
  * <pre>
  *   COPYING --copyFinished()--> DRAINING --(lb.fallback_epochs epoch ends)--> DONE
@@ -22,7 +22,7 @@ import java.util.Set;
  *       source, then calls {@link #copyFinished}.</li>
  * </ul>
  * The owner in the {@link VirtualBucketTable} is the target from the start. Thread-safe (synchronised); the proxy
- * holds its per-key stripe lock around "check touched, then copy" as the spec says.
+ * holds its per-key stripe lock around "check touched, then copy" (BALANCE.md, "Phase 3").
  *
  * @param <K> key type, with value equality
  */

@@ -5,8 +5,8 @@ import io.locus.memcached.balance.LoadMonitor.BackendLoad;
 import java.util.List;
 
 /**
- * Chooses the cheapest sufficient remedy for an overloaded backend ({@code shared/specs/proxy.md} §2.7; MBal gives
- * only the qualitative Table 2 [MB L137-L145], the numbers are the spec's DECISION).
+ * Chooses the cheapest sufficient remedy for an overloaded backend (MBal §3.1; MBal gives
+ * only the qualitative Table 2 [MBal §3.1], the numbers are decisions of BALANCE.md).
  *
  * <p>Excess {@code X_b = max(0, L_b - T_b)}. Replication removes {@code B1 = Σ r_read,k (1 - 1/R_k)} from the home
  * (reads spread over R_k copies) and costs {@code Σ r_write,k (R_k - 1)} extra writes/s. Phase 1 is chosen if

@@ -10,7 +10,7 @@ import java.util.random.RandomGenerator;
 
 /**
  * Sampled hot-key statistics: a bounded Space-Saving table of per-key hotness with weighted read increments,
- * weighted write decrements and per-epoch decay ({@code shared/specs/proxy.md} §2.2).
+ * weighted write decrements and per-epoch decay (MBal §3.1).
  *
  * <p>Guarantees: at most {@code lb.hot_keys} keys are held; hotness is never negative; a key that is not held
  * has hotness 0. Recording is O(log K) for a sampled request and O(1) for an unsampled one. Thread-safe: every
@@ -21,14 +21,14 @@ import java.util.random.RandomGenerator;
 /*
  * Design note.
  * - Space-Saving (Metwally et al.) keeps the K heaviest keys with a bounded overestimate: a new key replaces the
- *   minimum counter and inherits its count as "error". The spec (§2.2) picks it over count-min because the balancer
+ *   minimum counter and inherits its count as "error". It is picked over count-min because the balancer
  *   needs the identity of the hot keys, not only their counts.
- * - Writes subtract w_w (MBal [MB L430]: "weighted increments on read and weighted decrements on writes") so a
+ * - Writes subtract w_w ([MBal §4.2.2]: "weighted increments on read and weighted decrements on writes") so a
  *   write-heavy key never looks hot; a write to a key that is not held is ignored (it has no hotness to lose).
  * - Decay h *= d at each epoch end gives recency; in steady state, read just before the decay, h = s / (1 - d) for
- *   s sampled net increments per epoch, hence rate = h (1 - d) / (ps E): with d = 0.5 this is the spec's
+ *   s sampled net increments per epoch, hence rate = h (1 - d) / (ps E): with d = 0.5 this is
  *   h / (2 ps E). Separate decayed read and write counters give the read and write rates the cost/benefit analyser
- *   needs (§2.7), from the same samples.
+ *   needs (MBal §3.1), from the same samples.
  * - The conservative hotness (count - error) is what decisions use, so a key that merely inherited a heavy counter is
  *   not replicated on that evidence alone.
  */
@@ -149,7 +149,7 @@ public final class HotKeyTracker<K> {
     }
 
     /**
-     * Changes ps, e.g. halves it when REPL_high is reached ([MB L133]: "lower its priority on key replication by
+     * Changes ps, e.g. halves it when REPL_high is reached ([MBal §3.1]: "lower its priority on key replication by
      * reducing the key sampling rate"). Counters already held are not rescaled, so rates read in the next
      * {@code 1 / (1 - decay)} epochs mix both rates; this errs towards over-estimating, once.
      *

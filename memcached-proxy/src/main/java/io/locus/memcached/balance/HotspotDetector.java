@@ -10,7 +10,7 @@ import java.util.function.ToIntFunction;
 
 /**
  * Decides, once per epoch, which tracked keys are hot and for how many consecutive epochs they have been
- * ({@code shared/specs/proxy.md} §2.3 "hot threshold", "replicas", "persistence").
+ * (MBal §3.1; BALANCE.md, "Statistics": hot threshold, replicas, persistence).
  *
  * <p>A key is hot in an epoch if its estimated net rate {@code r >= lb.hot_rate_fraction * T_home} and its home's
  * load {@code L_home >= lb.hot_home_load * T_home}. It is persistent once hot for {@code lb.persistence}

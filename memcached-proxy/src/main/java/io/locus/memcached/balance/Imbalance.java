@@ -1,7 +1,7 @@
 package io.locus.memcached.balance;
 
 /**
- * The imbalance measures of MBal ({@code shared/specs/proxy.md} §2.2): mean absolute deviation {@code dev}, the
+ * The imbalance measures of MBal (MBal §3.1): mean absolute deviation {@code dev}, the
  * relative deviation {@code rdev = dev / L_avg}, and max over mean (the figure the simulation reports).
  * All take loads in any one unit and are 0 for an empty or all-zero input (no load is balanced).
  */
@@ -20,7 +20,7 @@ public final class Imbalance {
         return sum / loads.length;
     }
 
-    /** Mean absolute deviation {@code (1/|S|) Σ |L_i - L_avg|} [MB L167, objective (4)]. */
+    /** Mean absolute deviation {@code (1/|S|) Σ |L_i - L_avg|} [MBal §3.3, objective (4)]. */
     public static double dev(double[] loads) {
         double avg = mean(loads);
         double sum = 0;

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Exact per-backend and per-virtual-bucket request counts over the current epoch, turned into rates (ops/s) and
- * mean latencies when the epoch ends ({@code shared/specs/proxy.md} §2.2 "cachelet load", §4.7.2). The proxy sees
+ * mean latencies when the epoch ends (MBal §3.1 "cachelet load", BALANCE.md, "Statistics"). The proxy sees
  * every request, so nothing here is sampled.
  *
  * <p>Load is reads plus writes (w_load_write = 1). Rates divide by the real epoch length passed to
@@ -48,7 +48,7 @@ public final class LoadMonitor {
     }
 
     /**
-     * @param capacityOpsPerSecond T_b per backend (configured or calibrated, spec §2.2), each > 0
+     * @param capacityOpsPerSecond T_b per backend (configured or calibrated, MBal §3.1), each > 0
      * @param buckets number of virtual buckets counted (0 if Phase 3 is not used)
      * @throws IllegalArgumentException if no backend is given or a capacity is not positive
      */

@@ -9,7 +9,7 @@ import java.util.function.IntPredicate;
 
 /**
  * Phase 3 planner: which virtual buckets move from the most overloaded backend to lightly loaded ones
- * ({@code shared/specs/proxy.md} §2.6 Algorithm 2 with the DECISIONs of §3 rows 20-22, and the greedy of §2.5).
+ * (MBal §3.4 Algorithm 2 with decisions 20-22 of DESIGN.md, and the greedy of MBal §3.3).
  *
  * <p>Algorithm: source {@code a} = the up backend with the highest utilization above capacity. Destination = the up
  * backend with the least projected load not yet excluded. While {@code rdev(a, dest) > lb.imb_thresh} and fewer than
@@ -17,12 +17,12 @@ import java.util.function.IntPredicate;
  * dest and dest's buckets back to a, bringing both to their mean within capacity and memory); if it returns NULL
  * (infeasible, or over its node limit) run the greedy, which moves a's buckets, heaviest first, while a is above
  * capacity, dest stays within capacity and memory, and each move strictly lowers {@code max(L_a, L_dest)}
- * [MB L298]. Loads are projected after each round (§3 row 20); a destination that took nothing is excluded; a bucket
- * moves at most once per plan.
+ * [MBal §3.4]. Loads are projected after each round (decision 20 of DESIGN.md); a destination that took nothing is
+ * excluded; a bucket moves at most once per plan.
  *
  * <p>The plan is empty when: no backend is overloaded; more than {@code lb.server_load_thresh} of the backends are
  * (cluster hot); the source would stay above capacity (Algorithm 2 returns NULL: scale out instead); or the moved
- * load is below {@code lb.p3_min_gain} of the source's (§2.7). Buckets in cooldown ({@code lb.p3_cooldown}) never
+ * load is below {@code lb.p3_min_gain} of the source's (MBal §3.1). Buckets in cooldown ({@code lb.p3_cooldown}) never
  * move. Stateless and thread-safe.
  */
 public final class MigrationPlanner {
@@ -146,7 +146,7 @@ public final class MigrationPlanner {
         return new Plan(source, List.copyOf(moves), load, false);
     }
 
-    /** §2.5 Greedy with Phase 3's memory check; moves are removed from {@code movable} and applied to the arrays. */
+    /** MBal §3.3 Greedy with Phase 3's memory check; moves are removed from {@code movable} and applied to the arrays. */
     private static List<Move> greedy(
             BackendState src, BackendState dst, List<BucketState> movable, double[] load, long[] bytes) {
         List<Move> out = new ArrayList<>();

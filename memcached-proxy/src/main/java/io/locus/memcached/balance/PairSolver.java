@@ -9,16 +9,16 @@ import java.util.List;
 
 /**
  * Exact solver of MBal's Phase 3 ILP (8)-(13) for one source backend {@code a} and one destination {@code d}
- * ({@code shared/specs/proxy.md} §2.6; MBal [MB L280-L296]), by depth-first branch and bound.
+ * (MBal §3.4, ILP (8)-(13)), by depth-first branch and bound.
  *
  * <p>With {@code S' = {a, d}}, objective (8) {@code Σ |L'_i − L_avg|} equals {@code 2 |L'_a − L_avg|} because
  * {@code L'_a + L'_d} is fixed, so the solver picks the set of moves (a's buckets to d, and d's buckets back to a: the
- * "swaps" of §2.5) that brings {@code L'_a} closest to the pair's mean, subject to (9) both loads within capacity and
- * (10)/(11) both memories within their limits; each bucket moves at most once (13). Among equal objectives it prefers
- * fewer moves.
+ * "swaps" of MBal §3.3) that brings {@code L'_a} closest to the pair's mean, subject to (9) both loads within capacity
+ * and (10)/(11) both memories within their limits; each bucket moves at most once (13). Among equal objectives it
+ * prefers fewer moves.
  *
  * <p>Returns null ("NULL" in Algorithm 2: the caller falls back to the greedy) if no feasible set exists or the search
- * exceeds {@link #NODE_LIMIT} nodes. The node limit replaces the spec's 20 ms ILP time limit so that plans are
+ * exceeds {@link #NODE_LIMIT} nodes. The node limit replaces a 20 ms ILP time limit so that plans are
  * deterministic; 200,000 nodes take a few milliseconds. Stateless and thread-safe.
  */
 final class PairSolver {

@@ -1,11 +1,11 @@
 package io.locus.memcached.balance;
 
 /**
- * The balancing phases this proxy runs ({@code shared/specs/proxy.md} §2.3, reconstructed MBal Figure 4).
+ * The balancing phases this proxy runs (MBal §3.1; its Figure 4 is reconstructed in BALANCE.md, "Phase state machine").
  *
  * <p>MBal's Phase 2, server-local cachelet migration, has no member here. In MBal a cachelet moves between the worker
- * threads of one server by changing its owner pointer: no data is copied [MB L236], and clients then address the
- * new worker's port [MB L104]. An unmodified memcached has none of that: its worker threads share one hash table and
+ * threads of one server by changing its owner pointer: no data is copied [MBal §3.3], and clients then address the
+ * new worker's port [MBal §2.3]. An unmodified memcached has none of that: its worker threads share one hash table and
  * one LRU, a key belongs to the process rather than to a thread, and a client (or proxy) cannot choose which thread
  * serves a key, since connections are handed to threads round-robin. There is therefore no thread-local load to
  * balance and nothing for a pointer move to change. Two memcached processes on one host are separate caches, so

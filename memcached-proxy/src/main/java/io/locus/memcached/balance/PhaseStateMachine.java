@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The phase state machine of {@code shared/specs/proxy.md} §2.3 (MBal Figure 4, reconstructed), stepped once per
- * epoch. Several phases may be active at once ([MB L133]: a phase "may also be triggered and executed
+ * The phase state machine of MBal §3.1 (its Figure 4, reconstructed in BALANCE.md), stepped once per
+ * epoch. Several phases may be active at once ([MBal §3.1]: a phase "may also be triggered and executed
  * simultaneously with another lower-priority phase").
  *
  * <p>Transitions (P = {@code lb.persistence}):

@@ -11,7 +11,7 @@ import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
 
 /**
- * Where the replicas of hot keys live (Phase 1, {@code shared/specs/proxy.md} §2.4, §4.7.3), consulted by the proxy
+ * Where the replicas of hot keys live (Phase 1, MBal §3.2, BALANCE.md, "Phase 1"), consulted by the proxy
  * on every request: a read goes to the home or to a shadow backend, a write goes to the home and then to every
  * shadow. Shadows hold the item under the renamed key {@link #SHADOW_PREFIX}{@code + key}.
  *
@@ -31,7 +31,7 @@ import java.util.stream.IntStream;
 /*
  * Design note: read-your-writes.
  * MBal leaves consistency to the user: synchronous updates, or asynchronous ones "that may result in stale reads"
- * [MB L159]. A proxy that sends reads to several copies would break even a single client's read-your-writes in the
+ * [MBal §3.2]. A proxy that sends reads to several copies would break even a single client's read-your-writes in the
  * asynchronous mode, and in the synchronous one after a failed shadow update. The rule here is per key, not per
  * client, and so holds for every client of this proxy at once:
  *   - each replicated key has a version, incremented when a write (set, delete, arithmetic, touch) is begun;
@@ -47,7 +47,7 @@ import java.util.stream.IntStream;
  *   (2) for the initial copy (read at home, then set at the shadow), call copyMayProceed just before sending the set
  *       on that ordered connection: if a write was begun meanwhile, the copy may carry an older value and is dropped;
  *       that write's own shadow update brings the shadow up to date instead.
- * Writes that bypass the proxy are not covered (spec §6 question 1: single proxy, all writes through it).
+ * Writes that bypass the proxy are not covered (DESIGN.md, "Limits": one proxy, all writes through it).
  */
 public final class ReplicaDirectory<K> {
     /** Prefix of a replica's key on a shadow backend; client keys with this prefix must be refused. */
@@ -236,8 +236,8 @@ public final class ReplicaDirectory<K> {
     }
 
     /**
-     * A shadow update failed (and its {@code md} too, spec §4.7.3): no reads go there until a later copy or write is
-     * acknowledged.
+     * A shadow update failed (and its {@code md} too, BALANCE.md, "Phase 1"): no reads go there until a later copy or
+     * write is acknowledged.
      */
     public synchronized void shadowFailed(K key, int shadow) {
         Entry e = entries.get(key);

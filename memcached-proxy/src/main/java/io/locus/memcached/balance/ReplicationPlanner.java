@@ -8,7 +8,7 @@ import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 
 /**
- * Phase 1 planner ({@code shared/specs/proxy.md} §2.4, §4.7.3): once per epoch, turns this epoch's hotspots into
+ * Phase 1 planner (MBal §3.2, BALANCE.md, "Phase 1"): once per epoch, turns this epoch's hotspots into
  * replica sets in the {@link ReplicaDirectory} and into the copy and TTL work the proxy must do.
  *
  * <p>Rules, in order, for each hotspot (hottest first):
@@ -21,7 +21,7 @@ import java.util.function.Predicate;
  *   <li>Shadows are the up backends other than the home with the lowest projected utilization (load / capacity),
  *       ties to the lower index. Projection moves {@code r_read (1 - 1/R)} off the home, spreads it over the
  *       shadows, and adds {@code r_write} to each shadow for the write fan-out, so later keys of the same epoch see
- *       the earlier keys' effect (the brief asks for least loaded, where MBal chose at random [MB L155]).</li>
+ *       the earlier keys' effect (we take the least loaded, where MBal chose at random [MBal §3.2]).</li>
  * </ol>
  * Not thread-safe: call from the epoch task. The directory it mutates is thread-safe for the request path.
  *

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The ketama ring cut into virtual buckets (MBal's cachelets), with a current owner per bucket: the unit Phase 3
- * moves ({@code shared/specs/proxy.md} §4.7.1, §2.6).
+ * moves (BALANCE.md, "Phase 3", MBal §3.4).
  *
  * <p>Layout: the ring has nutcracker's points (160 per server at equal weights). Arc {@code i} is the hash interval
  * {@code (value[i-1], value[i]]} (wrapping for i = 0) and belongs to the server of point i, exactly as twemproxy
@@ -23,10 +23,10 @@ import java.util.List;
  * array snapshot; {@link #setOwner} is synchronised and publishes a new snapshot.
  */
 /*
- * Design note. The spec (§4.7.1) sketches murmur3(key) mod 4096 for the virtual nodes. That would move most keys
+ * Design note. A first sketch used murmur3(key) mod 4096 for the virtual nodes. That would move most keys
  * away from the servers a nutcracker-compatible ring puts them on, so it would force a full cache refill when the
  * proxy replaces nutcracker. Cutting the ketama ring itself keeps placement identical until the balancer moves a
- * bucket, and still gives the fixed, small unit of movement the spec wants (16 buckets per backend, [MB L360]).
+ * bucket, and still gives the fixed, small unit of movement MBal uses (16 buckets per backend, [MBal §4.1]).
  * The point computation repeats io.locus.memcached.proxy.KetamaRing's (this package may not depend on the proxy
  * package); VirtualBucketTableTest checks the two agree key by key.
  */
@@ -171,7 +171,7 @@ public final class VirtualBucketTable {
     }
 
     /**
-     * Changes a bucket's owner (Phase 3 start, spec §4.7.4: {@code owner[c] = dst} before the copy).
+     * Changes a bucket's owner (Phase 3 start, BALANCE.md, "Phase 3": {@code owner[c] = dst} before the copy).
      *
      * @throws IllegalArgumentException if the bucket or backend index is out of range
      */

@@ -1,6 +1,6 @@
 /**
  * The load balancer: MBal's hot-key replication and cachelet migration, adapted to a proxy in front of unmodified
- * memcached servers ({@code shared/specs/proxy.md} §2, §4.7-§4.9; design note {@code memcached-proxy/BALANCE.md}).
+ * memcached servers (MBal §3; design note {@code memcached-proxy/BALANCE.md}).
  *
  * <p>Entry point: {@link io.locus.memcached.balance.Balancer}, configured by
  * {@link io.locus.memcached.balance.BalanceConfig}. The proxy reports each request ({@code onRead}, {@code onWrite})

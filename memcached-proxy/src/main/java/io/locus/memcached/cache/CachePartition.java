@@ -11,8 +11,8 @@ final class CachePartition {
     /*
      * Why queues are keyed by (tenant, class): the victim search looks only at queue heads. That is exact only
      * if all items in one queue share the same multiplier c^q * mu(tenant); with fairness on, mu differs per
-     * tenant, so each tenant needs its own queues (spec §1.3, §1.4). With fairness off the extra queues cost a
-     * few more head comparisons (at most maxTenants * Q) but no accuracy.
+     * tenant, so each tenant needs its own queues (MicroFuge §3.1.2, MicroFuge §3.1.3). With fairness off the extra
+     * queues cost a few more head comparisons (at most maxTenants * Q) but no accuracy.
      */
     private static final double MU_FLOOR = 1.0 / 64;
 

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  *   <li>Accounted bytes ({@link #sizeOf key + value + 96}) never exceed {@link #capacityBytes()}: each
  *       partition is bounded by {@code capacity / partitions} and evicts before it inserts.</li>
  *   <li>Victim = the queue head with the largest effective age {@code (now - lastAccess) * c^q * mu(tenant)}
- *       ({@code shared/specs/proxy.md} §1.3, decision §3 row 1); expired heads go first.</li>
+ *       (MicroFuge §3.1.2, decision 1 of DESIGN.md); expired heads go first.</li>
  *   <li>{@link #invalidate} removes the local copy before it returns; the proxy calls it for every write or
  *       delete it forwards, so a later {@code get} cannot return the old value.</li>
  *   <li>Items whose TTL has passed are never returned.</li>
@@ -21,10 +21,10 @@ import java.util.function.LongSupplier;
  *
  * <p><b>Thread safety and locking.</b> Safe for concurrent use. Keys are hashed to one of
  * {@code config.partitions()} partitions; each partition has one {@link java.util.concurrent.locks.ReentrantLock}
- * held for the whole of each operation on it (spec §4.5, "one lock per partition"). No operation holds two
- * partition locks at once. Tenant slot allocation is synchronized on its own monitor, never while a
- * partition lock is waited for. {@link #tenantStats()} locks the partitions one after the other, so its sums
- * are not an atomic cut.
+ * held for the whole of each operation on it (DEADLINES.md, "In the proxy", "one lock per partition"). No operation
+ * holds two partition locks at once. Tenant slot allocation is synchronized on its own monitor, never while a partition
+ * lock is waited for. {@link #tenantStats()} locks the partitions one after the other, so its sums are not an atomic
+ * cut.
  *
  * <p><b>Units.</b> Deadlines and TTLs are relative nanoseconds; the clock is the injected
  * {@code LongSupplier} of nanoseconds (for example {@code System::nanoTime}).
@@ -32,22 +32,22 @@ import java.util.function.LongSupplier;
 public final class DeadlineCache {
     /*
      * Design note.
-     * Structure: [MF L334-L360] multiple LRU queues, one per exponentially growing deadline range, sharing one
-     * capacity (no static partitioning). Spec §1.2 decides Q = 12, B = 2 ms, c = 2.
-     * Eviction: the thesis's formula R/c^q with "evict the least" (L364-L379) contradicts its own goal (L321);
-     * spec §3 row 1 decides argmax of age * c^q * mu, scanning only queue heads (exact because each queue is
+     * Structure: [MicroFuge §3.1] multiple LRU queues, one per exponentially growing deadline range, sharing one
+     * capacity (no static partitioning). Decision 3 of DESIGN.md sets Q = 12; B = 2 ms and c = 2 are the thesis's.
+     * Eviction: the thesis's formula R/c^q with "evict the least" (§3.1.2) contradicts its own goal (§3.1);
+     * Decision 1 of DESIGN.md takes argmax of age * c^q * mu, scanning only queue heads (exact because each queue is
      * LRU-ordered and has one multiplier).
-     * Fairness: [MF L383-L389] (never implemented in the thesis); spec §1.4 / §3 row 4 decide
+     * Fairness: [MicroFuge §3.1.3] (never implemented in the thesis); decision 4 of DESIGN.md decides
      * mu = clamp(used/quota, 1/64, 1) and an optional hard over-quota rule. Quotas are per partition.
-     * Accounting: spec §4.5 fixes 96 bytes of overhead per entry (object headers, links, map slot); it is a
-     * decision, not a measurement of this JVM's layout.
+     * Accounting: DEADLINES.md, "In the proxy" fixes 96 bytes of overhead per entry (object headers, links, map slot);
+     * it is a decision, not a measurement of this JVM's layout.
      */
 
     /** Deadline value meaning "none": on put, a best-effort item (last class); on get, class unchanged. */
     public static final long NO_DEADLINE = -1;
     /** TTL value meaning "never expires". */
     public static final long NEVER_EXPIRES = Long.MAX_VALUE;
-    /** Accounted bytes per item on top of key and value (spec §4.5). */
+    /** Accounted bytes per item on top of key and value (DEADLINES.md, "In the proxy"). */
     public static final int ENTRY_OVERHEAD_BYTES = 96;
     /** Name of the slot shared by tenants beyond {@code maxTenants}. */
     public static final String OTHER_TENANT = "other";
@@ -108,7 +108,7 @@ public final class DeadlineCache {
      * @param ttlNanos time to live: > 0, or {@link #NEVER_EXPIRES}; <= 0 means already expired (memcached's
      *     negative exptime), so nothing is stored and an older copy is dropped
      * @param casUnique the backend's cas unique of this version (0 if unknown)
-     * @param deadlineNanos the deadline class hint (the deadline of the get that missed, §1.5), or
+     * @param deadlineNanos the deadline class hint (the deadline of the get that missed, MicroFuge §3.1.4), or
      *     {@link #NO_DEADLINE} for best-effort
      * @param tenant the tenant charged for the item's bytes
      * @return true if the item is cached now; false if it was too large or already expired (any older copy

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Configuration of a {@link DeadlineCache}; keys and defaults follow {@code shared/specs/proxy.md} §4.9.
+ * Configuration of a {@link DeadlineCache}; keys and defaults follow README.md, "Configuration".
  *
  * @param capacityBytes total capacity in accounted bytes ({@code local.capacity_bytes}, default 64 MiB), split
  *     evenly over the partitions
@@ -74,7 +74,7 @@ public record DeadlineCacheConfig(
         new DeadlineClasses(base.toNanos(), factor, queues);
     }
 
-    /** The spec defaults (§4.9) with the given capacity. */
+    /** The default configuration (README.md, "Configuration") with the given capacity. */
     public static DeadlineCacheConfig defaults(long capacityBytes) {
         return new DeadlineCacheConfig(
                 capacityBytes,

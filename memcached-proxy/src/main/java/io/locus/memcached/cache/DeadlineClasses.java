@@ -10,11 +10,11 @@ package io.locus.memcached.cache;
  */
 public final class DeadlineClasses {
     /*
-     * Design note. [MF L349] fixes B = 2 ms and c = 2 but not the number of queues; spec §1.2 decides Q = 12
-     * and half-open ranges. [MF L364] says the multiplier is "inversely proportional to the queue number" but
-     * its examples are 1, 0.5, 0.25, i.e. geometric; spec §3 rows 1-2 decide c^q applied to the age (so a long
-     * deadline ages faster). The boundaries are computed with integer multiplication, not log(), so that the
-     * exact boundary values land in the upper class.
+     * Design note. [MicroFuge §3.1.1] fixes B = 2 ms and c = 2 but not the number of queues; decision 3 of DESIGN.md
+     * sets Q = 12 and half-open ranges. [MicroFuge §3.1.2] says the multiplier is "inversely proportional to the queue
+     * number" but its examples are 1, 0.5, 0.25, i.e. geometric; decisions 1-2 of DESIGN.md decide c^q applied to the
+     * age (so a long deadline ages faster). The boundaries are computed with integer multiplication, not log(), so that
+     * the exact boundary values land in the upper class.
      */
     private final long baseNanos;
     private final int factor;

@@ -1,6 +1,6 @@
 /**
  * The in-proxy deadline cache (DLC): MicroFuge's deadline-aware multi-queue LRU, bounded in bytes, with
- * tenant fairness and per-tenant statistics ({@code shared/specs/proxy.md} §1.2-§1.5, §4.5).
+ * tenant fairness and per-tenant statistics (MicroFuge §3.1, DEADLINES.md, "In the proxy").
  *
  * <p>Entry point: {@link io.locus.memcached.cache.DeadlineCache}, configured by
  * {@link io.locus.memcached.cache.DeadlineCacheConfig}. {@link io.locus.memcached.cache.DeadlineClasses} is the

@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * Every scalar configuration key with its type, default, range and meaning: the single reference for defaults
- * ({@code shared/specs/proxy.md} §4.9 plus the proxy's own keys). Durations are in microseconds and sizes in bytes
+ * (README.md, "Configuration" plus the proxy's own keys). Durations are in microseconds and sizes in bytes
  * when checked against min and max.
  */
 public final class ConfigKeys {
@@ -107,7 +107,7 @@ public final class ConfigKeys {
             key("meta.reject_mode", ENUM, "error", 0, 0, "mg when a hard deadline is rejected {miss, error}"),
             key("be.nominal_deadline", DURATION, "1s", 1, 3600 * S, "deadline of best-effort requests"),
             key("be.requeue_max", INT, "0", 0, 1000, "times a best-effort ticket may be requeued"),
-            // Deadline cache (§1.3, §4.5).
+            // Deadline cache (MicroFuge §3.1.2, DEADLINES.md, "In the proxy").
             key("dlc.base", DURATION, "2ms", 1, 3600 * S, "deadline class base B"),
             key("dlc.factor", INT, "2", 2, 16, "deadline class factor c"),
             key("dlc.queues", INT, "12", 1, 64, "deadline classes Q (1 = plain LRU)"),
@@ -126,7 +126,7 @@ public final class ConfigKeys {
             key("local.mode", ENUM, "all", 0, 0, "in-proxy cache use {all, hot_only, off}"),
             key("local.max_ttl", DURATION, "0", 0, 3600 * S, "cap on local copies' TTL; 0 = the item's TTL"),
             key("local.max_item_size", SIZE, "256k", 0, 1024 * MIB, "largest value kept in the in-proxy cache, bytes"),
-            // Scheduler and admission (§1.6, §1.7, §4.6).
+            // Scheduler and admission (MicroFuge §4.1, MicroFuge §4.2, DESIGN.md, "Threads").
             key(
                     "sched.enabled",
                     BOOL,
@@ -139,17 +139,16 @@ public final class ConfigKeys {
             key("sched.max_queue", INT, "1024", 1, 1 << 20, "queued tickets per backend"),
             key("admission.target_miss", DOUBLE, "0.10", 0, 1, "target deadline-miss fraction"),
             key("admission.quantile", DOUBLE, "0.90", 0, 1, "latency quantile used for admission (1 - target_miss)"),
-            // 500 us, not the spec's 100 us: deadlines are met or missed at the client, so the guard must cover the way
-            // to the
-            // proxy and back as well as the proxy's own write (measured 22 Nov 2026: 100 us -> 93.1-95.0 % of admitted
-            // hard
-            // reads on time at the client, 500 us -> 95.5-96.9 %, ProxyBench open-loop overload).
+            // 500 us, not 100 us: deadlines are met or missed at the client, so the guard must cover the way to the
+            // proxy and back as well as the proxy's own write (100 us -> 93.1-95.0 % of admitted hard reads on time at
+            // the client, 500 us -> 95.5-96.9 %, ProxyBench open-loop overload).
             key("admission.guard", DURATION, "500us", 0, S, "admission guard time (client <-> proxy path and jitter)"),
             key("admission.kappa", DOUBLE, "1", 0.5, 4, "initial kappa (controller range 0.5..4)"),
             key("reissue.rate", INT, "50", 0, 1_000_000, "background re-issues of rejected reads per second"),
             key("reissue.burst", INT, "10", 0, 1_000_000, "re-issue bucket burst"),
             key("replication_factor", INT, "1", 1, 16, "static replicas per key"),
-            // Load balancing (§2, §4.7); read by proxy.BalancingServices, checked again by balance.BalanceConfig.
+            // Load balancing (MBal §3, BALANCE.md, "In the proxy"); read by proxy.BalancingServices, checked again by
+            // balance.BalanceConfig.
             key("lb.enabled", BOOL, "false", 0, 0, "run the load balancer (statistics, phase 1 hot-key replication)"),
             key("lb.capacity", DOUBLE, "50000", 1, INF, "capacity T_b of each backend, requests per second"),
             key("lb.phases", STRING, "p1", 0, 0, "phases that may run: p1, p3, p1,p3, or none (observe only)"),
@@ -166,7 +165,7 @@ public final class ConfigKeys {
                     0,
                     0,
                     "when a write to a replicated key is acknowledged {sync, async}"),
-            // Operations (§4.10).
+            // Operations (README.md, "Observability").
             key(
                     "metrics.prometheus_port",
                     INT,

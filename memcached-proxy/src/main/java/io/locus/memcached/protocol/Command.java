@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The commands the proxy understands: memcached's classic text commands, its meta commands, and the proxy-only
- * {@code dlctx} verb ({@code shared/specs/proxy.md} §4.2). Names are case-sensitive, as in memcached.
+ * {@code dlctx} verb (DESIGN.md, "Tenants and deadlines"). Names are case-sensitive, as in memcached.
  */
 public enum Command {
     GET("get", Family.RETRIEVAL),

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Replication for availability ({@code replication_factor} N > 1; ClusterOn's proxy-side replication,
- * {@code shared/specs/cast.md} §12.4): every item is written to the N backends that {@link AvailabilityPlacement}
+ * Cheng's dissertation, ch. 7): every item is written to the N backends that {@link AvailabilityPlacement}
  * gives its key, and read from the first of them that is up, so a dead backend loses no item that had a copy.
  *
  * <p>Backend health is one shared array: UP (reads and writes), DOWN (neither; set when a request to it fails) and

@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * What a memcached server says of its memory: {@code bytes} (item bytes stored) and {@code limit_maxbytes} (its
  * {@code -m}), read from its general {@code stats} on a connection of its own. Phase 3's planner keeps a moved
- * bucket within the destination's memory (spec §2.6 constraints (10)-(11), §4.3 "stats polled for bytes/limit").
+ * bucket within the destination's memory (MBal §3.4 constraints (10)-(11), BALANCE.md, "Phase 3": bucket bytes from
+ * polled stats).
  *
  * @param bytes memcached's {@code bytes}
  * @param limitMaxBytes memcached's {@code limit_maxbytes}

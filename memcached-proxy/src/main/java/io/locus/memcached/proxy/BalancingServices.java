@@ -33,7 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The load balancer's host side, shared by all I/O threads ({@code shared/specs/proxy.md} §2, §4.7.3): one
+ * The load balancer's host side, shared by all I/O threads (MBal §3, BALANCE.md, "Phase 1"): one
  * {@link Balancer} fed by every request, and one <em>replication thread</em> with its own backend connections that
  * runs the epoch tick, the Phase 1 copies and lease touches, and every write to a replicated key.
  *
@@ -528,7 +528,7 @@ final class BalancingServices implements AutoCloseable {
         pool.backend(backend).send(BackendCall.internal(format, line, data, then), 0);
     }
 
-    // ---- Phase 3: bucket migration (spec §4.7.4), driven on the replication thread ----
+    // ---- Phase 3: bucket migration (BALANCE.md, "Phase 3"), driven on the replication thread ----
 
     /**
      * Moves virtual {@code bucket} to {@code target} now, as a planned Phase 3 move would (for operators, tests and the

@@ -26,7 +26,7 @@ import java.util.function.Consumer;
 
 /**
  * The deadline path of one I/O thread: the in-proxy cache in front of the backends, and one EDF scheduler with
- * admission control per backend ({@code shared/specs/proxy.md} §4.4-§4.6).
+ * admission control per backend (DESIGN.md).
  *
  * <p>Reads: classic {@code get} and {@code mg} with the flags of {@link MetaGetFlags} are answered from the cache;
  * on a miss the proxy sends the fill {@code mg <key> v f t} through the key's scheduler, stores the value and builds
@@ -37,11 +37,12 @@ import java.util.function.Consumer;
  *
  * <p>Scheduling: every keyed request goes through the scheduler of its backend (writes and best-effort reads
  * best-effort, never refused); a hard-deadline read the scheduler cannot finish in time is refused up front with the
- * §4.2 reply ({@code classic.reject_mode}, {@code meta.reject_mode}); a queued hard request whose deadline passes is
- * dropped. The latency model learns from each dispatch-to-reply time. Multi-gets spanning several backends without
- * the cache, {@code flush_all} and base64 ({@code b}) meta keys bypass the schedulers.
+ * reply of DESIGN.md, "Tenants and deadlines" ({@code classic.reject_mode}, {@code meta.reject_mode}); a queued hard
+ * request whose deadline passes is dropped. The latency model learns from each dispatch-to-reply time. Multi-gets
+ * spanning several backends without the cache, {@code flush_all} and base64 ({@code b}) meta keys bypass the
+ * schedulers.
  *
- * <p>Confined to its event loop (the schedulers' owner thread, spec §4.6).
+ * <p>Confined to its event loop (the schedulers' owner thread, DESIGN.md, "Threads").
  */
 final class DeadlineHandler implements RequestHandler {
     private static final List<String> FILL_FLAGS = List.of("v", "f", "t");
@@ -214,10 +215,11 @@ final class DeadlineHandler implements RequestHandler {
     /**
      * The backend for a single-key read given the backends that hold a readable copy ({@code copies}, the owner first):
      * of two picked at random, the one whose scheduler predicts the earlier admitted finish (MicroFuge's replica choice
-     * [MF L430-L434], spec §1.6, §4.6; {@link ReplicaChoice}), or the owner if neither admits. Why random two and not
-     * all: the paper's power of two choices, which keeps the schedulers' model error from herding reads onto one copy.
-     * Only while none of the connection's requests waits in a scheduler queue: a queued write of the same connection
-     * has not begun yet, so no copy knows it is stale, and the read must follow it to the owner (per-connection order).
+     * [MicroFuge §4.1]; DESIGN.md, "Threads"; {@link ReplicaChoice}), or the owner if neither admits. Why random two
+     * and not all: the paper's power of two choices, which keeps the schedulers' model error from herding reads onto
+     * one copy. Only while none of the connection's requests waits in a scheduler queue: a queued write of the same
+     * connection has not begun yet, so no copy knows it is stale, and the read must follow it to the owner
+     * (per-connection order).
      */
     private int readBackend(ProxyRequest pr, int[] copies) {
         Connection waiting = connections.get(pr.connectionId());
@@ -260,9 +262,9 @@ final class DeadlineHandler implements RequestHandler {
     /**
      * The relative hard deadline in ns that {@code deadlines_met/missed} judge the request by, or -1 if it is not a hard
      * read. Writes (storage and keyed commands, {@code ms md ma}, {@code mg} with T, N or E) are scheduled best-effort
-     * whatever their rule says ({@link TicketRequest}, [MF L496]) and are never refused, so until 22 Nov 2026 counting
-     * them against a read deadline mixed best-effort writes into the hard-read figure that admission is about (under
-     * overload a tenant's sets, queued behind admitted reads, were most of its "missed").
+     * whatever their rule says ({@link TicketRequest}, [MicroFuge §5.1]) and are never refused, so counting
+     * them against a read deadline would mix best-effort writes into the hard-read figure that admission is about
+     * (under overload a tenant's sets, queued behind admitted reads, would be most of its "missed").
      */
     private long hardDeadlineNanos(ProxyRequest pr) {
         Deadline d = pr.resolution().deadline();
@@ -431,7 +433,7 @@ final class DeadlineHandler implements RequestHandler {
 
     /**
      * Re-issues a refused meta read as a best-effort background request whose reply is dropped, within the tenant's
-     * re-issue bucket ({@code reissue.rate}, {@code reissue.burst}; MicroFuge [MF L468]). Why: while admission refuses
+     * re-issue bucket ({@code reissue.rate}, {@code reissue.burst}; [MicroFuge §4.3]). Why: while admission refuses
      * nearly every hard read, the latency model would otherwise see only the few best-effort completions and could stay
      * pessimistic long after the backend recovered.
      */
@@ -540,8 +542,8 @@ final class DeadlineHandler implements RequestHandler {
 
     /**
      * A fill on its way to the backend, which later misses of the same key may wait for instead of sending their own
-     * (single-flight, spec §4.5): under Zipf a hot key's misses arrive together, and each extra fill is a backend
-     * request that admission must also find room for.
+     * (single-flight, DEADLINES.md, "In the proxy"): under Zipf a hot key's misses arrive together, and each extra fill
+     * is a backend request that admission must also find room for.
      */
     private static final class FillInFlight {
         final long version;
@@ -778,7 +780,8 @@ final class DeadlineHandler implements RequestHandler {
         }
 
         void finish() {
-            // A single key's backend failure is memcached's error line; in a multi-get its keys are misses (§4.2).
+            // A single key's backend failure is memcached's error line; in a multi-get its keys are misses (DESIGN.md,
+            // "Tenants and deadlines").
             if (failure != null && keys.size() == 1) {
                 sink.completeLine(failure);
                 return;

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The outcome of one fill, the backend request {@code mg <key> v f t} the proxy sends on a local miss
- * ({@code shared/specs/proxy.md} §4.4): a value with its client flags and remaining TTL, a miss, a failure line
+ * (DESIGN.md, "Commands"): a value with its client flags and remaining TTL, a miss, a failure line
  * ({@code SERVER_ERROR ...}, {@code CLIENT_ERROR ...}) or a refusal by the scheduler.
  *
  * @param value the data block, or null

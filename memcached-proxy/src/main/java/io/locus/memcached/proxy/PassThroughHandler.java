@@ -21,7 +21,7 @@ import java.util.Map;
  * from meta requests before forwarding, (2) a multi-get whose keys live on several backends is split into one
  * {@code get} per backend and the items are put back in request order under one {@code END}, (3) a backend that is
  * down or late yields {@code SERVER_ERROR backend unavailable} / {@code SERVER_ERROR backend timeout} (for a multi-get
- * spanning several backends, that backend's keys are reported as misses, {@code shared/specs/proxy.md} §4.2).
+ * spanning several backends, that backend's keys are reported as misses, DESIGN.md, "Tenants and deadlines").
  * Quiet requests ({@code noreply}, meta {@code q}) are forwarded with an {@code mn} behind them so every backend
  * request has a reply; the {@code MN} is removed again.
  */

@@ -3,7 +3,7 @@ package io.locus.memcached.schedule;
 import java.util.List;
 
 /**
- * Admission control of one backend (spec §1.7): predicts when a ticket at queue position {@code p} will
+ * Admission control of one backend (MicroFuge §4.2): predicts when a ticket at queue position {@code p} will
  * finish, and tunes a safety factor {@code kappa} so that the fraction of admitted hard tickets that miss
  * stays near {@code target_miss}.
  *
@@ -19,10 +19,10 @@ import java.util.List;
  */
 public final class AdmissionController {
     /*
-     * Design note. [MF L452-L454] only says the scheduler "uses the past response time information to generate
+     * Design note. [MicroFuge §4.2] only says the scheduler "uses the past response time information to generate
      * estimates ... including the queuing delay" and rejects requests that would miss or make others miss;
-     * [MF L170] calls the number of requests that must meet their deadline "a tunable parameter". Everything
-     * concrete here is the decision of spec §1.7 / §3 row 9: EWMA mean for the queue, quantile for the own
+     * [MicroFuge §1.4] calls the number of requests that must meet their deadline "a tunable parameter". Everything
+     * concrete here is decision 9 of DESIGN.md: EWMA mean for the queue, quantile for the own
      * service, a multiplicative kappa controller on the observed miss fraction. Tickets already predicted to
      * miss are ignored by the "others" check, so one hopeless ticket cannot block all admissions.
      */

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * The deadline scheduler of one backend (MicroFuge DLS, spec §1.6): an earliest-deadline-first queue with
+ * The deadline scheduler of one backend (MicroFuge DLS, MicroFuge §4.1): an earliest-deadline-first queue with
  * bounded demotion, a dispatch window, and admission control for hard deadlines.
  *
  * <p><b>Guarantees.</b>
@@ -19,11 +19,11 @@ import java.util.function.LongSupplier;
  *   <li>Best-effort tickets (and all writes) are always admitted. A hard ticket is admitted only if its
  *       predicted finish is at or before its deadline minus the guard, no admitted hard ticket that is now
  *       predicted to make its deadline would be pushed past it, the queue is below {@code max_queue}, and the
- *       tenant's urgent bucket allows it. An admitted ticket is never rejected later [MF L442]; with
+ *       tenant's urgent bucket allows it. An admitted ticket is never rejected later [MicroFuge §4.1]; with
  *       {@code drop_expired} it may be dropped before dispatch once its deadline has passed.</li>
  * </ul>
  *
- * <p><b>Threading.</b> Not thread-safe: all methods must run on the backend's owner thread (spec §4.6);
+ * <p><b>Threading.</b> Not thread-safe: all methods must run on the backend's owner thread (DESIGN.md, "Threads");
  * other threads hand offers over through that thread's task queue. The {@link TicketListener} is called on
  * the same thread; re-entrant calls from the listener are allowed.
  *
@@ -31,14 +31,14 @@ import java.util.function.LongSupplier;
  */
 public final class DeadlineScheduler<T> {
     /*
-     * Design note. [MF L436-L440]: "modified shortest deadline first" that "restrict[s] the number of times the
-     * priority of an already queued request can be decreased"; the bound is not given, spec §3 row 7 decides
-     * K = 16. [MF L436] keeps best-effort priority fixed while [MF L494] allows a re-queue with an extended
-     * deadline; spec §3 row 6 decides no re-queue (not implemented here). [MF L450] implies one outstanding
-     * request per data server; memcached serves a connection FIFO, so the proxy must hold the queue itself for
-     * EDF to act: W = 8 by default (spec §3 row 8), W = 1 in paper mode.
-     * Queue invariant used by insertionIndex: the tickets after the last frozen one are sorted by
-     * (deadline, sequence), because they were all inserted by EDF position within that suffix.
+     * Design note. [MicroFuge §4.1]: "modified shortest deadline first" that "restrict[s] the number of times the
+     * priority of an already queued request can be decreased"; the bound is not given, decision 7 of DESIGN.md decides
+     * K = 16. [MicroFuge §4.1] keeps best-effort priority fixed while [MicroFuge §5.1] allows a re-queue with an
+     * extended deadline; decision 6 of DESIGN.md decides no re-queue (not implemented here). [MicroFuge §4.2] implies
+     * one outstanding request per data server; memcached serves a connection FIFO, so the proxy must hold the queue
+     * itself for EDF to act: W = 8 by default (decision 8 of DESIGN.md), W = 1 in paper mode. Queue invariant used by
+     * insertionIndex: the tickets after the last frozen one are sorted by (deadline, sequence), because they were all
+     * inserted by EDF position within that suffix.
      */
     private final SchedulerConfig config;
     private final AdmissionController admission;
@@ -69,7 +69,7 @@ public final class DeadlineScheduler<T> {
 
     /**
      * Predicts the outcome of a request without changing any state (the read-only half of two-choice replica
-     * selection, spec §4.6). The urgent bucket is not consulted, so {@link #offer} may still reject with
+     * selection, DESIGN.md, "Threads"). The urgent bucket is not consulted, so {@link #offer} may still reject with
      * {@link RejectReason#TENANT_QUOTA}.
      */
     public Decision<T> evaluate(TicketRequest request) {
@@ -158,7 +158,7 @@ public final class DeadlineScheduler<T> {
 
     /**
      * Releases a dispatched ticket after the backend answered (MicroFuge's ticket release with latency
-     * metadata [MF L442]): feeds the service time into the model, records met/missed for hard tickets, and
+     * metadata [MicroFuge §4.1]): feeds the service time into the model, records met/missed for hard tickets, and
      * dispatches the next tickets.
      *
      * @throws IllegalStateException if the ticket is not dispatched (completed twice, or never dispatched)

@@ -6,7 +6,7 @@ package io.locus.memcached.schedule;
  * @param admitted true if a ticket was issued (best-effort requests are always admitted)
  * @param reason why not, or null if admitted
  * @param predictedFinishNanos predicted completion instant on the scheduler's clock (also for rejections:
- *     the {@code est=} of the reply, spec §4.2)
+ *     the {@code est=} of the reply, DESIGN.md, "Tenants and deadlines")
  * @param ticket the issued ticket, or null if rejected or only evaluated
  * @param <T> the payload type
  */

@@ -3,9 +3,9 @@ package io.locus.memcached.schedule;
 import java.util.Arrays;
 
 /**
- * The service-time model of one backend (spec §1.7): an exponentially weighted mean and a quantile over the
+ * The service-time model of one backend (MicroFuge §4.2): an exponentially weighted mean and a quantile over the
  * last {@code sampleWindow} samples. A sample is the time from dispatch of a backend request to its complete
- * response, excluding the wait in the proxy's queue [MF L452].
+ * response, excluding the wait in the proxy's queue [MicroFuge §4.2].
  *
  * <p>Until {@code coldStartSamples} samples arrived, both estimates are the configured initial estimate.
  * The quantile is recomputed from a sorted copy every {@value #REFRESH_EVERY} samples (and when cold start

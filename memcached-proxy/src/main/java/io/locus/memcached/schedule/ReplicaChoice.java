@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * Power-of-two-choices replica selection by predicted finish (MicroFuge [MF L430-L434], spec §1.6 and §4.6):
+ * Power-of-two-choices replica selection by predicted finish ([MicroFuge §4.1]; DESIGN.md, "Threads"):
  * pick two replicas at random, evaluate the request at both schedulers, commit to the one that admits it
  * with the earlier predicted finish.
  *

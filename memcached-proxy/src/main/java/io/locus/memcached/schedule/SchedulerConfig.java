@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * Configuration of one backend's {@link DeadlineScheduler} and {@link AdmissionController}; keys and
- * defaults follow {@code shared/specs/proxy.md} §4.6 and §4.9.
+ * defaults follow DESIGN.md, "Threads" and README.md, "Configuration".
  *
  * @param window tickets in flight at the backend at once ({@code sched.window} W, default 8; 1 = thesis)
  * @param maxDemotions times a queued ticket may be overtaken before it is frozen ({@code sched.max_demotions}
@@ -85,7 +85,7 @@ public record SchedulerConfig(
         }
     }
 
-    /** The spec defaults (§4.9): enhanced mode, W = 8. */
+    /** The defaults (README.md, "Configuration"): enhanced mode, W = 8. */
     public static SchedulerConfig defaults() {
         return new SchedulerConfig(
                 8,
@@ -105,7 +105,7 @@ public record SchedulerConfig(
                 Duration.ofSeconds(1));
     }
 
-    /** Paper mode: one ticket in flight per backend [MF L450], no early drop. */
+    /** Paper mode: one ticket in flight per backend [MicroFuge §4.2], no early drop. */
     public static SchedulerConfig paperMode() {
         return defaults().withWindow(1).withDropExpired(false);
     }
@@ -170,7 +170,7 @@ public record SchedulerConfig(
                 epoch);
     }
 
-    /** A copy with another miss target; the quantile follows as 1 - target (spec §4.9). */
+    /** A copy with another miss target; the quantile follows as 1 - target (README.md, "Configuration"). */
     public SchedulerConfig withTargetMiss(double newTarget) {
         return new SchedulerConfig(
                 window,

@@ -1,7 +1,7 @@
 package io.locus.memcached.schedule;
 
 /**
- * Tenant service levels for admission fairness (spec §1.8, decision §3 row 10), from highest to lowest.
+ * Tenant service levels for admission fairness (MicroFuge §4.3, decision 10 of DESIGN.md), from highest to lowest.
  * A lower level is admitted against an inflated latency prediction ({@code kappaLevel}), which leaves
  * headroom for the higher levels; its inflation grows while a higher level is rejected too often.
  */

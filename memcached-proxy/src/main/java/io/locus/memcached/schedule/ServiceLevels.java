@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Tenant fairness in admission (spec §1.8), shared by the schedulers of all backends.
+ * Tenant fairness in admission (MicroFuge §4.3), shared by the schedulers of all backends.
  *
  * <ul>
  *   <li>Each tenant has a {@link ServiceLevel}; a level's {@code kappaLevel} multiplies the admission
@@ -17,7 +17,7 @@ import java.util.Map;
  *       initial value.</li>
  *   <li>A tenant's hard reads with a deadline below {@code urgentThreshold} (default 32 ms, the upper bound of
  *       deadline class 4) draw from its urgent token bucket; an empty bucket rejects with
- *       {@link RejectReason#TENANT_QUOTA} (greedy clients, [MF L462]).</li>
+ *       {@link RejectReason#TENANT_QUOTA} (greedy clients, [MicroFuge §4.3]).</li>
  *   <li>A per-tenant re-issue bucket bounds background re-fetches of rejected reads ({@link
  *       #tryAcquireReissue}).</li>
  * </ul>
@@ -27,7 +27,7 @@ import java.util.Map;
 public final class ServiceLevels {
     /** Upper bound of a level's inflation factor. */
     public static final double KAPPA_LEVEL_MAX = 4.0;
-    /** Re-issue bucket of every tenant: 50 background fetches per second, burst 10 (spec §1.8, §4.9). */
+    /** Re-issue bucket of every tenant: 50 background fetches per second, burst 10 (MicroFuge §4.3, README.md, "Configuration"). */
     public static final double REISSUE_RATE_PER_SECOND = 50;
     /** Burst of the re-issue bucket. */
     public static final int REISSUE_BURST = 10;
@@ -117,7 +117,7 @@ public final class ServiceLevels {
 
     /**
      * Takes a token from the tenant's re-issue bucket: after a hard reject the proxy may fetch the key in the
-     * background as a best-effort read and cache it with the original deadline [MF L468], at most
+     * background as a best-effort read and cache it with the original deadline [MicroFuge §4.3], at most
      * {@value #REISSUE_RATE_PER_SECOND} per second per tenant.
      *
      * @return true if the background fetch may be issued

@@ -1,7 +1,7 @@
 package io.locus.memcached.schedule;
 
 /**
- * Scheduling policy of one tenant (spec §1.8).
+ * Scheduling policy of one tenant (MicroFuge §4.3).
  *
  * @param tenant tenant name
  * @param level service level

@@ -55,7 +55,7 @@ public final class Ticket<T> {
         return sequence;
     }
 
-    /** Finish time predicted at admission (the "expected response time" of [MF L436, L486]). */
+    /** Finish time predicted at admission (the "expected response time" of [MicroFuge §4.1, §5.1]). */
     public long predictedFinishNanos() {
         return predictedFinishNanos;
     }

@@ -3,8 +3,8 @@ package io.locus.memcached.schedule;
 /**
  * A request for a ticket at one backend.
  *
- * @param tenant the resolved tenant (spec §4.2)
- * @param kind read or write; writes are always scheduled best-effort [MF L496]
+ * @param tenant the resolved tenant (DESIGN.md, "Tenants and deadlines")
+ * @param kind read or write; writes are always scheduled best-effort [MicroFuge §5.1]
  * @param hard true for a hard deadline (may be rejected), false for best-effort (never rejected)
  * @param arrivalNanos when the proxy had read the complete request, on the scheduler's clock
  * @param deadlineNanos relative deadline in nanoseconds (> 0), or {@link #NO_DEADLINE} for best-effort
@@ -28,7 +28,7 @@ public record TicketRequest(String tenant, Kind kind, boolean hard, long arrival
         if (tenant == null || kind == null) {
             throw new IllegalArgumentException("tenant " + tenant + ", kind " + kind + " (expected: both set)");
         }
-        // [MF L496]: writes are always best-effort.
+        // [MicroFuge §5.1]: writes are always best-effort.
         if (kind == Kind.WRITE) {
             hard = false;
         }

@@ -4,7 +4,7 @@ package io.locus.memcached.tenant;
  * A relative deadline: how many microseconds after the proxy has read the whole request the reply is wanted, and
  * whether missing it is acceptable (best-effort, written {@code ~}) or not (hard).
  *
- * <p>Syntax ({@code shared/specs/proxy.md} §4.2): {@code ["~"] [duration]}, duration = digits with an optional
+ * <p>Syntax (DESIGN.md, "Tenants and deadlines"): {@code ["~"] [duration]}, duration = digits with an optional
  * fraction and an optional unit {@code us}, {@code ms} (the default) or {@code s}. A bare {@code ~} is best-effort with
  * the nominal deadline {@code be.nominal_deadline}; it is represented by {@link #nominal()} = true.
  *

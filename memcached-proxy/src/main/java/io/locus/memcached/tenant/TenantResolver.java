@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * Resolves a request's tenant and deadline, first match wins, tenant and deadline independently
- * ({@code shared/specs/proxy.md} §4.2):
+ * (DESIGN.md, "Tenants and deadlines"):
  * <ul>
  *   <li>tenant: authenticated user (auth on) → tenant token → {@code dlctx} → key-prefix tenant → listener →
  *       {@code default}. With auth on, a tenant token naming another tenant must be in the user's

@@ -1,6 +1,6 @@
 /**
  * Who a request is for (its tenant) and how soon it is needed (its deadline), resolved exactly as
- * {@code shared/specs/proxy.md} §4.2 says. Pure Java: no Netty or protocol types.
+ * DESIGN.md, "Tenants and deadlines", says. Pure Java: no Netty or protocol types.
  *
  * <p>Entry point: {@link io.locus.memcached.tenant.TenantResolver#resolve}, given the connection's
  * {@link io.locus.memcached.tenant.Session}, the key and the meta flags. Supporting types: {@link

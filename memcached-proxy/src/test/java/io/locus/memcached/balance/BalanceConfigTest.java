@@ -15,7 +15,7 @@ class BalanceConfigTest {
 
     @Test
     void defaults_matchSpecTables() {
-        // proxy.md §2.3 threshold table and §4.9.
+        // MBal §3.1, Figure 4 threshold table and README.md, "Configuration".
         BalanceConfig c = BalanceConfig.defaults();
         assertEquals(Duration.ofSeconds(1), c.epoch());
         assertEquals(4, c.persistenceEpochs());

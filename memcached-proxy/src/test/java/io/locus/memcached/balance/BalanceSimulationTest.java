@@ -16,11 +16,12 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Deterministic simulation of Phase 1 on the MBal evaluation workload shape ({@code shared/specs/proxy.md} §2.8,
- * §5.3 MB-E5): 4 backends of equal capacity on a nutcracker-compatible ketama ring, Zipf 0.99 over 10,000 keys
- * (seeded) named as YCSB names them ("user" + FNV-64 of the record number, [MB L384] used YCSB), 95 % reads / 5 %
- * writes, offered load 80 % of the pool's capacity, 1 s epochs on a virtual clock, 40 epochs of which the last 20 are
- * measured. Each configuration runs the same request sequence: {@code lb.phases = none}, {@code p1}, {@code p1,p3}.
+ * Deterministic simulation of Phase 1 on the MBal evaluation workload shape (MBal §4.2,
+ * MBal's Phase 1 experiment): 4 backends of equal capacity on a nutcracker-compatible ketama ring, Zipf 0.99 over
+ * 10,000 keys (seeded) named as YCSB names them ("user" + FNV-64 of the record number, [MBal §4.2.1] used YCSB), 95 %
+ * reads / 5 % writes, offered load 80 % of the pool's capacity, 1 s epochs on a virtual clock, 40 epochs of which the
+ * last 20 are measured. Each configuration runs the same request sequence: {@code lb.phases = none}, {@code p1}, {@code
+ * p1,p3}.
  *
  * <p>Capacity model: each backend serves up to T = 10,000 ops/s; its load is the requests the balancer routes to it
  * (reads to one copy, writes to the home and every shadow). Reported: max/mean load, max utilization, and the

@@ -171,7 +171,7 @@ class BalancerTest {
     @Test
     void replHighReached_halvesTheSampleRate_downToOneSixtyFourth() {
         // lb.repl_high = 0 refuses every persistent hotspot, so from epoch 4 (lb.persistence) on each epoch halves
-        // ps ([MB L133]): 0.05 / 2^5 after epochs 4..8, never below 0.05 / 64.
+        // ps ([MBal §3.1]): 0.05 / 2^5 after epochs 4..8, never below 0.05 / 64.
         Balancer<String> b = balancer(BalanceConfig.defaults().withOverrides(Map.of("lb.repl_high", "0")));
         BalanceSimulationTest.Zipf zipf = new BalanceSimulationTest.Zipf(1000, 0.99, new SplittableRandom(SEED));
         double[] rates = new double[9];

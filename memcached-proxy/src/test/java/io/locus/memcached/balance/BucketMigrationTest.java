@@ -61,7 +61,8 @@ class BucketMigrationTest {
 
     @Test
     void copyProtocol_neverResurrectsOrLosesAValue_underRandomInterleavings() {
-        // Model of §4.7.4 on two maps (source, target) with add-only copies: client writes, deletes, reads whose
+        // Model of BALANCE.md, "Phase 3" on two maps (source, target) with add-only copies: client writes, deletes,
+        // reads whose
         // copy-forward happens in a later step (it reads the source outside the stripe lock), and copier steps (atomic
         // under the lock), in random order. Property: every read returns the latest value written
         // or deleted through the proxy (or the preloaded one if never touched). Seed 3, 300 trials.
@@ -98,7 +99,8 @@ class BucketMigrationTest {
                         }
                         truth.remove(k);
                     }
-                    case 2 -> { // a read; a fallback hit is copied forward later, outside the lock, as in §4.7.4
+                    case 2 -> { // a read; a fallback hit is copied forward later, outside the lock, as in BALANCE.md,
+                        // "Phase 3"
                         ReadRoute route = m.readRoute();
                         Integer v = dst.get(k);
                         if (v == null && route.fallback() >= 0) {

@@ -51,7 +51,7 @@ class HotKeyTrackerTest {
 
     @Test
     void writeHeavyKey_isNeverReported_readHeavyKeyIs() {
-        // MBal [MB L430]: weighted read+/write- keeps write-intensive keys out of replication.
+        // [MBal §4.2.2]: weighted read+/write- keeps write-intensive keys out of replication.
         HotKeyTracker<String> t = new HotKeyTracker<>(config(8, 1), new SplittableRandom(1));
         for (int i = 0; i < 1000; i++) {
             t.offerRead("session");

@@ -62,7 +62,7 @@ class MigrationPlannerTest {
 
     @Test
     void pairSolver_matchesBruteForce_onTinyInstances() {
-        // §5.5: the ILP on tiny instances against exhaustive search (seed 13, 400 instances). Objective (8) for a pair
+        // The ILP on tiny instances against exhaustive search (seed 13, 400 instances). Objective (8) for a pair
         // is |L'_a − mean|; both must agree on feasibility and on the optimal distance.
         SplittableRandom r = new SplittableRandom(13);
         for (int trial = 0; trial < 400; trial++) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Random operation sequences against a reference model written straight from spec §1.3-§1.5: a hash map of
+ * Random operation sequences against a reference model written straight from MicroFuge §3.1.2-§3.1.4: a hash map of
  * items; the victim is found by brute force over all items (the least recently used item of each
  * (tenant, class) group competes with effective age, expired = infinite, ties: larger class, larger item,
  * older access). Invariants checked after every operation: same hit/miss and value, same used bytes and

@@ -48,7 +48,7 @@ class DeadlineCacheTest {
     }
 
     /**
-     * The test vectors of spec §1.3 (B = 2 ms, c = 2): two heads, a third insert evicts exactly one. Deadlines
+     * The test vectors of MicroFuge §3.1.2 (B = 2 ms, c = 2): two heads, a third insert evicts exactly one. Deadlines
      * 1 ms (class 0), 5 ms (class 2), 10 ms (class 3), 600 ms (class 9).
      */
     @ParameterizedTest(name = "a class-{0} age {1} ms, b class-{2} age {3} ms -> evict {4}")
@@ -236,7 +236,7 @@ class DeadlineCacheTest {
     }
 
     /**
-     * Soft fairness (spec §1.4): b1 is older, but tenant A is over its quota (mu 1) and tenant B at half of
+     * Soft fairness (MicroFuge §3.1.3): b1 is older, but tenant A is over its quota (mu 1) and tenant B at half of
      * it (mu 0.5), so A's head has the larger effective age: 100 ms * 4 * 1 = 400 > 150 ms * 4 * 0.5 = 300.
      */
     @Test

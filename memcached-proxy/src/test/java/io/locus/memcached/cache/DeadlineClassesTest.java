@@ -9,7 +9,7 @@ class DeadlineClassesTest {
     private static final long US = 1_000;
     private final DeadlineClasses defaults = new DeadlineClasses(2_000 * US, 2, 12);
 
-    /** The vectors of spec §1.2 (in µs there). */
+    /** The vectors of MicroFuge §3.1.1 (in µs there). */
     @Test
     void classOf_specVectors() {
         assertEquals(0, defaults.classOf(1_999 * US));
@@ -33,7 +33,7 @@ class DeadlineClassesTest {
         assertEquals(11, defaults.bestEffortClass());
     }
 
-    /** Spec §1.2 table: the class boundaries are B * c^(q-1), half-open. */
+    /** MicroFuge §3.1.1 table: the class boundaries are B * c^(q-1), half-open. */
     @Test
     void classOf_boundaries_matchTable() {
         for (int q = 1; q < 12; q++) {

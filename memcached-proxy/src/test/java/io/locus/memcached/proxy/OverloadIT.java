@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * A backend slowed to 500 requests per second (a real memcached behind a {@link SlowRelay} adding 2 ms per request
  * on the proxy's single backend connection) offered about twice that, 90 % hard reads with a 50 ms deadline (well
  * above a loaded build machine's scheduling jitter): every hard request is
- * either answered or refused up front with the §4.2 text, and at least 95 % of the admitted ones meet their deadline;
- * best-effort reads are never refused.
+ * either answered or refused up front with the text of DESIGN.md, "Tenants and deadlines", and at least 95 % of the
+ * admitted ones meet their deadline; best-effort reads are never refused.
  */
 class OverloadIT {
     static MemcachedServers servers;

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Single-flight fills (spec §4.5) against a real memcached slowed to 2 ms per request, so a fill is still on its way
- * when the next misses of the same key arrive: they wait for it instead of sending their own, memcached's own
- * {@code cmd_get} counts one read, and a read after the connection's own write through the proxy never waits for a
- * fill that started before the write.
+ * Single-flight fills (DEADLINES.md, "In the proxy") against a real memcached slowed to 2 ms per request, so a fill is
+ * still on its way when the next misses of the same key arrive: they wait for it instead of sending their own,
+ * memcached's own {@code cmd_get} counts one read, and a read after the connection's own write through the proxy never
+ * waits for a fill that started before the write.
  */
 class SingleFlightIT {
     static MemcachedServers servers;

@@ -15,8 +15,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A TCP relay in front of a real memcached that serves each connection's request lines one at a time with a fixed
- * extra service time: a backend whose capacity is {@code connections / serviceTime} (shared/specs/proxy.md §5 asks
- * for a slowed backend). Replies are relayed as they come. Test helper; daemon threads, closed by {@link #close()}.
+ * extra service time: a backend whose capacity is {@code connections / serviceTime} (DESIGN.md, "How it is measured",
+ * asks for a slowed backend). Replies are relayed as they come. Test helper; daemon threads, closed by {@link
+ * #close()}.
  */
 final class SlowRelay implements AutoCloseable {
     private final ServerSocket server;

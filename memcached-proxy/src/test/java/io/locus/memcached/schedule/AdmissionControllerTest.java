@@ -9,7 +9,7 @@ class AdmissionControllerTest {
     private static final long MS = 1_000_000;
     private static final long SECOND = 1_000 * MS;
 
-    /** Spec §1.7: F(p) = now + kappa * kappaLevel * (max(0, inflight + p - W + 1) * sMean / W + sQ). */
+    /** MicroFuge §4.2: F(p) = now + kappa * kappaLevel * (max(0, inflight + p - W + 1) * sMean / W + sQ). */
     @Test
     void predictFinish_followsSpecFormula() {
         AdmissionController a =

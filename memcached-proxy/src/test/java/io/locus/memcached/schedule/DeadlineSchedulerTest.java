@@ -181,7 +181,7 @@ class DeadlineSchedulerTest {
     }
 
     /**
-     * [MF L454]: a request that would push an admitted one past its deadline is refused. W = 1, 1 ms per
+     * [MicroFuge §4.2]: a request that would push an admitted one past its deadline is refused. W = 1, 1 ms per
      * request, one in flight: A (deadline 2.15 ms) is admitted with 50 µs of slack; B (2.1 ms) would be
      * feasible itself at position 0 but would push A to 3 ms.
      */
@@ -269,7 +269,7 @@ class DeadlineSchedulerTest {
         assertEquals(0, s.inflight());
     }
 
-    /** Spec §1.8: urgent hard reads (deadline < 32 ms) draw on the tenant's bucket; others pass. */
+    /** MicroFuge §4.3: urgent hard reads (deadline < 32 ms) draw on the tenant's bucket; others pass. */
     @Test
     void urgentQuota_emptyBucket_rejectsWithTenantQuota() {
         ServiceLevels levels = new ServiceLevels(

@@ -206,7 +206,7 @@ class OverloadSimulationTest {
     }
 
     /**
-     * Fairness between tenants (spec §1.8): gold and bronze each offer the backend's full capacity with the
+     * Fairness between tenants (MicroFuge §4.3): gold and bronze each offer the backend's full capacity with the
      * same deadline mix; bronze is admitted against an inflated prediction, so it absorbs more rejections.
      */
     @Test

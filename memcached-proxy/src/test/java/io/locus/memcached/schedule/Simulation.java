@@ -10,7 +10,8 @@ import java.util.function.LongSupplier;
 /**
  * A deterministic discrete-event simulation: a virtual clock, an event queue, and a backend with
  * {@code servers} FIFO servers whose service times come from a seeded sampler. It stands in for a slow
- * backend (the SlowShim model of spec §5.1) to test scheduling logic, never as proof against real memcached.
+ * backend (the SlowShim model of DESIGN.md, "How it is measured") to test scheduling logic, never as proof against real
+ * memcached.
  */
 final class Simulation implements LongSupplier {
     private record Event(long at, long seq, Runnable action) {}

@@ -5,8 +5,8 @@ package io.locus.memcached.cache.sim;
  * sees the same workload.
  *
  * <ul>
- *   <li>Deadline: MicroFuge Table 6.2 [MF L595-L600] by key hash, as spec §5.1 prescribes: range 1
- *       (10-30 ms) w.p. 0.2, range 2 (30-100 ms) w.p. 0.3, range 3 (100-1000 ms) w.p. 0.5, uniform inside the
+ *   <li>Deadline: MicroFuge Table 6.2 [MicroFuge §6.1.2] by key hash, as DESIGN.md, "How it is measured"
+ *       prescribes: range 1 (10-30 ms) w.p. 0.2, range 2 (30-100 ms) w.p. 0.3, range 3 (100-1000 ms) w.p. 0.5, uniform inside the
  *       range.</li>
  *   <li>Value size: the Facebook ETC value-size model (generalized Pareto, location 0, scale 214.476,
  *       shape 0.348238; Atikoglu et al., SIGMETRICS 2012, as used by mutilate), rounded up, clamped to

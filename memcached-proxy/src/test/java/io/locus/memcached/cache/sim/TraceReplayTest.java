@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Replays the first 50,000 accesses of a real cache2k trace (spec §5.5: a bounded MF-E1 slice). */
+/** Replays the first 50,000 accesses of a real cache2k trace (a bounded slice of MicroFuge §6.2.1's hit-rate experiment). */
 class TraceReplayTest {
     private static final int SLICE = 50_000;
     private static KeyTrace orm;
@@ -51,7 +51,7 @@ class TraceReplayTest {
                         .size());
     }
 
-    /** With one queue the DLC is an LRU (spec §4.1): same hits per tenant as the textbook LRU, access by access. */
+    /** With one queue the DLC is an LRU (DESIGN.md): same hits per tenant as the textbook LRU, access by access. */
     @Test
     void dlcWithOneQueue_equalsPlainLru() {
         TraceReplay.PolicyResult lru = report.result("LRU");
@@ -72,7 +72,7 @@ class TraceReplayTest {
                         assertArrayEquals(v, again.result("DLC").byTenant().get(tenant), tenant));
     }
 
-    /** The thesis's effect [MF L678]: short deadlines hit more, long deadlines less than under LRU. */
+    /** The thesis's effect [MicroFuge §6.3]: short deadlines hit more, long deadlines less than under LRU. */
     @Test
     void dlc_favoursShortDeadlines() {
         TraceReplay.PolicyResult dlc = report.result("DLC");
