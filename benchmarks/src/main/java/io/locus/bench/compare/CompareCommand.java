@@ -45,6 +45,14 @@ public final class CompareCommand implements Callable<Integer> {
             description = "allowed slowdown in percent, beyond the error (default ${DEFAULT-VALUE})")
     double thresholdPercent;
 
+    @Option(
+            names = "--metric",
+            paramLabel = "NAME",
+            description = "compare this secondary metric instead of the score, e.g. cpu.time.norm (CPU time per"
+                    + " operation, from -prof io.locus.bench.compare.CpuTimeProfiler, which ./locus bench jmh adds;"
+                    + " steadier than wall time on a busy machine)")
+    String metric;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -70,18 +78,18 @@ public final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--threshold " + thresholdPercent + " (expected: a percentage >= 0, e.g. 10)");
         }
-        Map<String, JmhResult> old = JmhResults.read(oldFile);
-        Map<String, JmhResult> neu = JmhResults.read(newFile);
+        Map<String, JmhResult> old = JmhResults.read(oldFile, metric);
+        Map<String, JmhResult> neu = JmhResults.read(newFile, metric);
         Comparison c = Comparison.of(old, neu, thresholdPercent / 100);
         PrintWriter out = spec.commandLine().getOut();
         out.print(
-                table(c, oldFile.getFileName().toString(), newFile.getFileName().toString()));
+                table(c, oldFile.getFileName().toString(), newFile.getFileName().toString(), metric));
         out.flush();
         return c.slower().isEmpty() ? 0 : SLOWER;
     }
 
     /** The report: one line per benchmark in both files, then the ones in only one, then the verdict. */
-    static String table(Comparison c, String oldName, String newName) {
+    static String table(Comparison c, String oldName, String newName, String metric) {
         List<String[]> lines = new ArrayList<>();
         lines.add(new String[] {"benchmark", "params", "mode", "old", "new", "new/old time", "verdict"});
         for (Comparison.Row r : c.rows()) {
@@ -109,10 +117,11 @@ public final class CompareCommand implements Callable<Integer> {
         StringBuilder b = new StringBuilder();
         b.append(String.format(
                 Locale.ROOT,
-                "# %s vs %s: new/old time per operation (> 1 is slower) \u00b1 JMH's 99.9%% error, combined;%n"
+                "# %s vs %s, %s: new/old time per operation (> 1 is slower) \u00b1 JMH's 99.9%% error, combined;%n"
                         + "# slower/faster = by more than %s%% beyond the error; ? = a run without an error estimate%n",
                 oldName,
                 newName,
+                metric == null ? "score" : metric,
                 trim(c.threshold() * 100)));
         for (String[] l : lines) {
             StringBuilder line = new StringBuilder();

@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -29,13 +31,21 @@ public final class JmhResults {
         }
     }
 
+    /** The primary metrics of one file; see {@link #read(Path, String)}. */
+    public static Map<String, JmhResult> read(Path file) throws BadResultsException {
+        return read(file, null);
+    }
+
     /**
      * The results of one file, keyed by {@link JmhResult#key()}, in file order.
      *
+     * @param metric null for JMH's primary metric (the score), else the name of a secondary metric (a profiler's,
+     *     e.g. {@code cpu.time.norm} of {@link CpuTimeProfiler}; JMH's leading {@code \u00b7} may be left out)
      * @throws BadResultsException if the file is missing or unreadable, is not JSON, is not a JMH result array, an
-     *     entry lacks a field or has a non-positive score, or the same benchmark and parameters appear twice
+     *     entry lacks a field or the metric, or has a non-positive score, or the same benchmark and parameters appear
+     *     twice
      */
-    public static Map<String, JmhResult> read(Path file) throws BadResultsException {
+    public static Map<String, JmhResult> read(Path file, String metric) throws BadResultsException {
         JsonNode root;
         try {
             root = MAPPER.readTree(Files.readString(file));
@@ -59,7 +69,7 @@ public final class JmhResults {
         }
         Map<String, JmhResult> out = new LinkedHashMap<>();
         for (int i = 0; i < root.size(); i++) {
-            JmhResult r = entry(file, i, root.get(i));
+            JmhResult r = entry(file, i, root.get(i), metric);
             if (out.put(r.key(), r) != null) {
                 throw new BadResultsException(
                         file + ": entry " + i + ": " + r.key() + " appears twice (expected: once per file)");
@@ -68,7 +78,7 @@ public final class JmhResults {
         return out;
     }
 
-    private static JmhResult entry(Path file, int index, JsonNode e) throws BadResultsException {
+    private static JmhResult entry(Path file, int index, JsonNode e, String metricName) throws BadResultsException {
         String where = file + ": entry " + index;
         if (!e.isObject()) {
             throw new BadResultsException(
@@ -90,20 +100,39 @@ public final class JmhResults {
                 params.put(f.getKey(), f.getValue().asText());
             }
         }
-        JsonNode metric = e.get("primaryMetric");
+        String m = metricName == null ? "primaryMetric" : "secondaryMetrics." + metricName;
+        JsonNode metric = metricName == null ? e.get("primaryMetric") : secondary(where, e, metricName);
         if (metric == null || !metric.isObject()) {
-            throw new BadResultsException(where + ": no primaryMetric object (expected: score, scoreError, scoreUnit)");
+            throw new BadResultsException(where + ": no " + m + " object (expected: score, scoreError, scoreUnit)");
         }
-        double score = number(where, metric, "score", false);
+        double score = number(where, metric, m, "score", false);
         if (!(score > 0) || Double.isInfinite(score)) {
-            throw new BadResultsException(where + ": primaryMetric.score " + score + " (expected: a positive number)");
+            throw new BadResultsException(where + ": " + m + ".score " + score + " (expected: a positive number)");
         }
-        double error = number(where, metric, "scoreError", true);
+        double error = number(where, metric, m, "scoreError", true);
         if (error < 0) {
-            throw new BadResultsException(where + ": primaryMetric.scoreError " + error + " (expected: >= 0 or NaN)");
+            throw new BadResultsException(where + ": " + m + ".scoreError " + error + " (expected: >= 0 or NaN)");
         }
-        String unit = text(where + ": primaryMetric", metric, "scoreUnit");
+        String unit = text(where + ": " + m, metric, "scoreUnit");
         return new JmhResult(benchmark, mode, params, score, error, unit);
+    }
+
+    private static JsonNode secondary(String where, JsonNode e, String name) throws BadResultsException {
+        JsonNode all = e.get("secondaryMetrics");
+        if (all != null && all.isObject()) {
+            JsonNode m = all.has(name) ? all.get(name) : all.get("\u00b7" + name);
+            if (m != null) {
+                return m;
+            }
+        }
+        List<String> names = new ArrayList<>();
+        if (all != null) {
+            all.fieldNames().forEachRemaining(names::add);
+        }
+        throw new BadResultsException(where + ": no secondary metric \"" + name + "\" (has: "
+                + (names.isEmpty() ? "none" : String.join(", ", names))
+                + "; expected: a run with the profiler that writes it, e.g. -prof " + CpuTimeProfiler.class.getName()
+                + " for cpu.time.norm)");
     }
 
     private static String text(String where, JsonNode node, String field) throws BadResultsException {
@@ -116,7 +145,7 @@ public final class JmhResults {
     }
 
     /** A number; JMH writes NaN (an error it could not estimate) as the string "NaN". */
-    private static double number(String where, JsonNode node, String field, boolean nanAllowed)
+    private static double number(String where, JsonNode node, String metric, String field, boolean nanAllowed)
             throws BadResultsException {
         JsonNode v = node.get(field);
         if (v != null && v.isNumber()) {

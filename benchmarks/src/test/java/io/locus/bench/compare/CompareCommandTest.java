@@ -146,6 +146,37 @@ class CompareCommandTest {
     }
 
     @Test
+    void secondaryMetric_isComparedWhenAsked() throws IOException {
+        String cpuOld = entry(GET, "avgt", "", 100.0, "20.0", "ns/op")
+                .replace(
+                        "\"secondaryMetrics\" : {}",
+                        "\"secondaryMetrics\" : {\"\u00b7cpu.time.norm\" : "
+                                + "{\"score\" : 50.0, \"scoreError\" : 0.5, \"scoreUnit\" : \"ns/op\"}}");
+        String cpuNew = entry(GET, "avgt", "", 110.0, "20.0", "ns/op")
+                .replace(
+                        "\"secondaryMetrics\" : {}",
+                        "\"secondaryMetrics\" : {\"\u00b7cpu.time.norm\" : "
+                                + "{\"score\" : 60.0, \"scoreError\" : 0.5, \"scoreUnit\" : \"ns/op\"}}");
+        Path old = file("old.json", cpuOld);
+        Path neu = file("new.json", cpuNew);
+
+        // The wall-clock scores are within their (large) error; the CPU times are 20% apart with a small one.
+        assertEquals(0, compare(old.toString(), neu.toString()), out.toString());
+        assertEquals(CompareCommand.SLOWER, compare(old.toString(), neu.toString(), "--metric", "cpu.time.norm"));
+        assertTrue(out.toString().contains(GET + " [avgt]: 1.200"), out.toString());
+    }
+
+    @Test
+    void secondaryMetricMissing_exits2NamingWhatTheEntryHas() throws IOException {
+        Path good = file("good.json", entry(GET, "avgt", "", 80.0, "1.0", "ns/op"));
+        assertEquals(CompareCommand.BAD_INPUT, compare(good.toString(), good.toString(), "--metric", "cpu.time.norm"));
+        assertTrue(
+                err.toString()
+                        .contains(good + ": entry 0 (" + GET + "): no secondary metric \"cpu.time.norm\" (has: none;"),
+                err.toString());
+    }
+
+    @Test
     void missingFile_exits2NamingIt() {
         Path missing = dir.resolve("nope.json");
         assertEquals(CompareCommand.BAD_INPUT, compare(missing.toString(), missing.toString()));
