@@ -213,6 +213,55 @@ class CompareCommandTest {
     }
 
     @Test
+    void malformedEntries_exit2WithWhatWasExpected() throws IOException {
+        Path good = file("good.json", entry(GET, "avgt", "", 80.0, "1.0", "ns/op"));
+        String[][] cases = {
+            {"[]", "empty.json: holds no benchmark results (expected: at least one)"},
+            {"[42]", "entry 0 is number (expected: an object with benchmark, mode and primaryMetric)"},
+            {"[{\"mode\" : \"avgt\"}]", "entry 0: field \"benchmark\" is missing (expected: a non-empty string)"},
+            {
+                "[" + entry(GET, "avgt", "", 80.0, "1.0", "ns/op").replace("\"params\" : {}", "\"params\" : [1]") + "]",
+                "entry 0 (" + GET + "): params is array (expected: an object of name: value)"
+            },
+            {
+                "[" + entry(GET, "avgt", "", 0.0, "1.0", "ns/op") + "]",
+                "entry 0 (" + GET + "): primaryMetric.score 0.0 (expected: a positive number)"
+            },
+            {
+                "[" + entry(GET, "avgt", "", 80.0, "-1.0", "ns/op") + "]",
+                "entry 0 (" + GET + "): primaryMetric.scoreError -1.0 (expected: >= 0 or NaN)"
+            },
+            {
+                "[" + entry(GET, "avgt", "", 80.0, "1.0", "ns/op") + "," + entry(GET, "avgt", "", 81.0, "1.0", "ns/op")
+                        + "]",
+                "entry 1: " + GET + " [avgt] appears twice (expected: once per file)"
+            },
+        };
+        for (String[] c : cases) {
+            Path bad = dir.resolve(c[1].startsWith("empty") ? "empty.json" : "bad.json");
+            Files.writeString(bad, c[0]);
+            StringWriter e = new StringWriter();
+            int status = CompareCommand.run(
+                    new PrintWriter(new StringWriter(), true),
+                    new PrintWriter(e, true),
+                    good.toString(),
+                    bad.toString());
+            assertEquals(CompareCommand.BAD_INPUT, status, c[0]);
+            assertTrue(
+                    e.toString().contains(bad + (c[1].startsWith("empty") ? c[1].substring(10) : ": " + c[1])),
+                    e.toString());
+        }
+    }
+
+    @Test
+    void unitsThatDoNotConvert_areReportedNotCompared() throws IOException {
+        Path old = file("old.json", entry(GET, "avgt", "", 80.0, "1.0", "B/op"));
+        Path neu = file("new.json", entry(GET, "avgt", "", 80.0, "1.0", "ns/op"));
+        assertEquals(0, compare(old.toString(), neu.toString()), out.toString());
+        assertTrue(out.toString().contains("units differ  incomparable"), out.toString());
+    }
+
+    @Test
     void negativeThreshold_isRefused() throws IOException {
         Path good = file("good.json", entry(GET, "avgt", "", 80.0, "1.0", "ns/op"));
         assertEquals(CompareCommand.BAD_INPUT, compare(good.toString(), good.toString(), "--threshold", "-5"));

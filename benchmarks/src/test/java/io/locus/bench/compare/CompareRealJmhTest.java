@@ -78,6 +78,7 @@ class CompareRealJmhTest {
             assertEquals("", err.toString(), "compare read both files");
             reports.add("pair " + attempt + ": exit " + status + "\n" + out);
             if (status == CompareCommand.SLOWER && out.toString().contains("  " + BENCHMARK + " [avgt]: ")) {
+                System.out.println(String.join("\n", reports)); // which pair, and its ratio, in the test's log
                 return;
             }
         }
