@@ -4,6 +4,7 @@ import io.locus.memcached.cache.CachedItem;
 import io.locus.memcached.cache.DeadlineCache;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
+import io.locus.memcached.protocol.ReplyWriter;
 import io.locus.memcached.schedule.DeadlineScheduler;
 import io.locus.memcached.schedule.Decision;
 import io.locus.memcached.schedule.RejectReason;
@@ -16,7 +17,6 @@ import io.locus.memcached.tenant.Resolution;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -46,7 +46,6 @@ import java.util.function.Consumer;
  */
 final class DeadlineHandler implements RequestHandler {
     private static final List<String> FILL_FLAGS = List.of("v", "f", "t");
-    private static final byte[] CRLF = {'\r', '\n'};
 
     private final RequestHandler backends;
     private final DeadlineServices services;
@@ -707,14 +706,7 @@ final class DeadlineHandler implements RequestHandler {
     }
 
     private ByteBuf metaHit(MetaGetFlags flags, String key, int clientFlags, byte[] value) {
-        String line = flags.hitLine(key, clientFlags, value.length);
-        ByteBuf b = alloc.buffer(line.length() + 4 + (flags.value ? value.length + 2 : 0));
-        b.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-        b.writeBytes(CRLF);
-        if (flags.value) {
-            b.writeBytes(value).writeBytes(CRLF);
-        }
-        return b;
+        return ReplyWriter.meta(alloc, flags.hitLine(key, clientFlags, value.length), flags.value ? value : null);
     }
 
     /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
@@ -795,28 +787,15 @@ final class DeadlineHandler implements RequestHandler {
                     return;
                 }
             }
-            int size = 5;
             int hits = 0;
-            for (int i = 0; i < keys.size(); i++) {
-                if (values[i] != null) {
-                    size += keys.get(i).length() + values[i].length + 40;
+            for (byte[] v : values) {
+                if (v != null) {
                     hits++;
                 }
             }
             stats.getHits.add(hits);
             stats.getMisses.add(keys.size() - hits);
-            ByteBuf out = alloc.buffer(size);
-            for (int i = 0; i < keys.size(); i++) {
-                if (values[i] != null) {
-                    out.writeCharSequence(
-                            "VALUE " + keys.get(i) + " " + Integer.toUnsignedString(flags[i]) + " " + values[i].length
-                                    + "\r\n",
-                            StandardCharsets.ISO_8859_1);
-                    out.writeBytes(values[i]).writeBytes(CRLF);
-                }
-            }
-            out.writeCharSequence("END\r\n", StandardCharsets.ISO_8859_1);
-            sink.complete(out);
+            sink.complete(ReplyWriter.values(alloc, keys, values, flags));
         }
     }
 
