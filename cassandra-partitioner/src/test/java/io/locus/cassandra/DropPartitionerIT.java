@@ -329,6 +329,12 @@ class DropPartitionerIT {
         assertEquals(
                 "table " + KS + ".nope does not exist on " + contact(),
                 missing.json().get("error").asText());
+        io.locus.cassandra.cli.CliProcess.Result blob = io.locus.cassandra.cli.CliProcess.run(
+                "plan", "--from-table", KS + ".raw", "--contact", contact(), "--nodes", "4", "--json");
+        assertEquals(1, blob.exit(), blob.stderr());
+        assertEquals(
+                "table " + KS + ".raw has a partition key of type blob (expected: text holding the path)",
+                blob.json().get("error").asText());
     }
 
     private static byte[] bytes(ByteBuffer b) {

@@ -4,6 +4,8 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import com.datastax.oss.driver.api.core.type.DataType;
+import com.datastax.oss.driver.api.core.type.DataTypes;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -146,11 +148,16 @@ final class SampleSource {
                 throw new IllegalArgumentException("table " + choice.fromTable + " has a partition key of "
                         + t.getPartitionKey().size() + " columns (expected: one text column holding the path)");
             }
+            DataType type = t.getPartitionKey().get(0).getType();
+            if (!type.equals(DataTypes.TEXT) && !type.equals(DataTypes.ASCII)) {
+                throw new IllegalArgumentException("table " + choice.fromTable + " has a partition key of type "
+                        + type.asCql(false, true) + " (expected: text holding the path)");
+            }
             String pk = t.getPartitionKey().get(0).getName().asCql(true);
             String q = "SELECT DISTINCT " + pk + " FROM " + t.getKeyspace().asCql(true) + "."
                     + t.getName().asCql(true);
             for (Row r : session.execute(SimpleStatement.newInstance(q).setPageSize(5000))) {
-                keys.add(String.valueOf(r.getObject(0)));
+                keys.add(r.getString(0));
                 if (limit != null && keys.size() >= limit) {
                     break;
                 }
