@@ -302,6 +302,12 @@ class DropPartitionerIT {
         assertEquals(rows, json.get("keys").asLong(), r.stdout());
         assertEquals(16, json.get("ranges").asInt());
         assertFalse(r.stderr().contains("DEBUG"), r.stderr());
+        io.locus.cassandra.cli.CliProcess.Result missing = io.locus.cassandra.cli.CliProcess.run(
+                "rebalance", "--contact", contact(), "--keyspace", KS, "--table", "nope", "--json");
+        assertEquals(1, missing.exit(), missing.stderr());
+        assertEquals(
+                "table " + KS + ".nope does not exist on " + contact(),
+                missing.json().get("error").asText());
     }
 
     @Test
