@@ -287,6 +287,62 @@ class DropPartitionerIT {
                 msg);
     }
 
+    private static String contact() {
+        return node.contactPoint().getHostString() + ":" + node.contactPoint().getPort();
+    }
+
+    @Test
+    @Order(10)
+    void rebalanceJson_inTheCliOwnJvm_againstThisLiveNode_printsOnlyJson() throws Exception {
+        io.locus.cassandra.cli.CliProcess.Result r = io.locus.cassandra.cli.CliProcess.run(
+                "rebalance", "--contact", contact(), "--keyspace", KS, "--table", "inodes", "--json");
+        assertEquals(0, r.exit(), r.stderr());
+        com.fasterxml.jackson.databind.JsonNode json = r.json();
+        long rows = session.execute("SELECT count(*) FROM " + TABLE).one().getLong(0);
+        assertEquals(rows, json.get("keys").asLong(), r.stdout());
+        assertEquals(16, json.get("ranges").asInt());
+        assertFalse(r.stderr().contains("DEBUG"), r.stderr());
+        io.locus.cassandra.cli.CliProcess.Result missing = io.locus.cassandra.cli.CliProcess.run(
+                "rebalance", "--contact", contact(), "--keyspace", KS, "--table", "nope", "--json");
+        assertEquals(1, missing.exit(), missing.stderr());
+        assertEquals(
+                "table " + KS + ".nope does not exist on " + contact(),
+                missing.json().get("error").asText());
+    }
+
+    @Test
+    @Order(11)
+    void planFromTable_readsEveryPartitionKeyOfTheTable_andPlansOnThem() throws Exception {
+        io.locus.cassandra.cli.CliProcess.Result r = io.locus.cassandra.cli.CliProcess.run(
+                "plan", "--from-table", KS + ".inodes", "--contact", contact(), "--nodes", "4", "--json");
+        assertEquals(0, r.exit(), r.stderr());
+        com.fasterxml.jackson.databind.JsonNode json = r.json();
+        // The loaded paths and the bad keys test 6 wrote.
+        long rows = session.execute("SELECT count(*) FROM " + TABLE).one().getLong(0);
+        assertEquals(rows, json.get("keys").asLong(), r.stdout());
+        assertEquals(4, json.get("nodes").size());
+        assertEquals(
+                3,
+                json.get("datacenters")
+                        .get(0)
+                        .get("reservedRegionOwners")
+                        .get(0)
+                        .get("node")
+                        .asInt());
+        io.locus.cassandra.cli.CliProcess.Result missing = io.locus.cassandra.cli.CliProcess.run(
+                "plan", "--from-table", KS + ".nope", "--contact", contact(), "--nodes", "4", "--json");
+        assertEquals(1, missing.exit(), missing.stderr());
+        assertEquals(
+                "table " + KS + ".nope does not exist on " + contact(),
+                missing.json().get("error").asText());
+        io.locus.cassandra.cli.CliProcess.Result blob = io.locus.cassandra.cli.CliProcess.run(
+                "plan", "--from-table", KS + ".raw", "--contact", contact(), "--nodes", "4", "--json");
+        assertEquals(1, blob.exit(), blob.stderr());
+        assertEquals(
+                "table " + KS + ".raw has a partition key of type blob (expected: text holding the path)",
+                blob.json().get("error").asText());
+    }
+
     private static byte[] bytes(ByteBuffer b) {
         byte[] out = new byte[b.remaining()];
         b.duplicate().get(out);

@@ -3,17 +3,16 @@ package io.locus.cassandra.cli;
 import io.locus.cassandra.drop.Baselines;
 import io.locus.cassandra.drop.DropPlanner;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code locus-drop evaluate}: the comparison table of DESIGN.md, "Metrics" and "Baselines", on one key set. */
@@ -26,70 +25,95 @@ final class EvaluateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--keys", required = true, paramLabel = "FILE", description = "Keys, one per line (.gz ok).")
-    Path keys;
+    @Mixin
+    SampleSource source;
 
-    @Option(names = "--nodes", required = true, paramLabel = "N", description = "Number of nodes (>= 1).")
-    int nodes;
+    @Mixin
+    RingOptions ring;
 
-    @Option(
-            names = "--vnodes",
-            defaultValue = "1",
-            paramLabel = "V",
-            description = "Tokens per node (default: ${DEFAULT-VALUE}).")
-    int vnodes;
-
-    @Option(
-            names = "--snap-tolerance",
-            defaultValue = "0.02",
-            paramLabel = "EPS",
-            description = "DROP planner's snap tolerance (default: ${DEFAULT-VALUE}).")
-    double snapTolerance;
-
-    @Option(names = "--json", description = "Print JSON instead of a table.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Override
     public Integer call() throws Exception {
-        if (nodes < 1 || vnodes < 1) {
-            throw new ParameterException(
-                    spec.commandLine(), "--nodes " + nodes + " --vnodes " + vnodes + " (expected: >= 1 each)");
-        }
-        KeySample s = KeySample.load(keys);
+        ring.validate(spec, true);
+        int nodes = ring.nodes;
+        int vnodes = ring.vnodes;
+        KeySample s = KeySample.of(source.load(spec));
         List<PlacementReport> reports = new ArrayList<>();
+        DropPlanner.Plan plan;
+        long[] dropExtra;
+        long[] evenExtra = new long[nodes];
         try (ProgressBar pb = Progress.bar("evaluate schemes", 5)) {
-            DropPlanner.Plan plan = DropPlanner.plan(s.tokens(), nodes, vnodes, snapTolerance);
+            try {
+                plan = DropPlanner.plan(s.tokens(), nodes, vnodes, ring.snapTolerance, ring.reservedShare);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(source.describe() + ": " + e.getMessage(), e);
+            }
+            dropExtra = PlanCommand.reservedExtra(plan, s);
+            // The other schemes hash non-path keys like any other: the reserved estimate spreads evenly on them.
+            Arrays.fill(evenExtra, Math.round((double) Arrays.stream(dropExtra).sum() / nodes));
             reports.add(PlacementReport.of(
-                    "DROP (planned tokens)", s.keys(), Baselines.drop(s.keys(), s.tokens(), plan.ring()), nodes));
+                    "DROP (planned tokens)",
+                    s.keys(),
+                    Baselines.drop(s.keys(), s.tokens(), plan.ring()),
+                    nodes,
+                    dropExtra));
             pb.step();
             reports.add(PlacementReport.of(
-                    "FileHash (Murmur3)", s.keys(), Baselines.fileHash(s.keys(), nodes, vnodes), nodes));
+                    "FileHash (Murmur3)", s.keys(), Baselines.fileHash(s.keys(), nodes, vnodes), nodes, evenExtra));
             pb.step();
             reports.add(PlacementReport.of(
-                    "DirHash (parent dir)", s.keys(), Baselines.dirHash(s.keys(), nodes, vnodes), nodes));
+                    "DirHash (parent dir)", s.keys(), Baselines.dirHash(s.keys(), nodes, vnodes), nodes, evenExtra));
             pb.step();
             reports.add(PlacementReport.of(
-                    "Static subtree (depth 1)", s.keys(), Baselines.staticSubtree(s.keys(), nodes), nodes));
+                    "Static subtree (depth 1)", s.keys(), Baselines.staticSubtree(s.keys(), nodes), nodes, evenExtra));
             pb.step();
             reports.add(PlacementReport.of(
-                    "ByteOrdered (quantile tok.)", s.keys(), Baselines.byteOrdered(s.keys(), nodes, vnodes), nodes));
+                    "ByteOrdered (quantile tok.)",
+                    s.keys(),
+                    Baselines.byteOrdered(s.keys(), nodes, vnodes),
+                    nodes,
+                    evenExtra));
             pb.step();
+        }
+        List<Map<String, Object>> owners = new ArrayList<>();
+        List<String> ownersText = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            double share = plan.reservedOwners()[n];
+            if (share > 0) {
+                owners.add(PlanCommand.owner(n, share));
+                ownersText.add(String.format("node %d %.1f %%", n, 100 * share));
+            }
         }
         PrintWriter w = spec.commandLine().getOut();
-        if (json) {
+        if (output.json) {
             Map<String, Object> root = new LinkedHashMap<>();
             root.put("keys", s.keys().size());
             root.put("nodes", nodes);
             root.put("vnodes", vnodes);
+            Map<String, Object> reserved = new LinkedHashMap<>();
+            reserved.put("share", plan.reservedShare());
+            reserved.put("from", plan.reservedShareSampled() ? "sample" : "estimate");
+            reserved.put("estimatedKeys", Arrays.stream(dropExtra).sum());
+            reserved.put("owners", owners);
+            root.put("reservedRegion", reserved);
             root.put("schemes", reports.stream().map(PlacementReport::toMap).toList());
-            w.println(Json.write(root));
-        } else {
-            w.printf(
-                    "# %d keys from %s, %d nodes x %d tokens. N = nodes spanned by a directory's subtree (1 is best).%n",
-                    s.keys().size(), keys, nodes, vnodes);
-            w.println(PlacementReport.header());
-            reports.forEach(r -> w.println(r.row()));
+            OutputOptions.printJson(w, root);
+            return 0;
         }
+        w.printf(
+                "# %d keys from %s, %d nodes x %d tokens. N = nodes spanned by a directory's subtree (1 is best).%n",
+                s.keys().size(), source.describe(), nodes, vnodes);
+        w.printf(
+                "# reserved (non-path) region: %.1f %% of all keys (%s), on DROP's ring: %s%n",
+                100 * plan.reservedShare(),
+                plan.reservedShareSampled()
+                        ? "the sample's non-path keys"
+                        : Arrays.stream(dropExtra).sum() + " estimated keys added to the balance of every scheme",
+                String.join(", ", ownersText));
+        w.println(PlacementReport.header());
+        reports.forEach(r -> w.println(r.row()));
         w.flush();
         return 0;
     }

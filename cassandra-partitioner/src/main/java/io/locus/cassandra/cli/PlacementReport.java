@@ -13,13 +13,23 @@ record PlacementReport(
         NamespaceMetrics.DepthLocality deep,
         NamespaceMetrics.DepthLocality listing) {
     static PlacementReport of(String scheme, List<String> keys, int[] owner, int nodes) {
+        return of(scheme, keys, owner, nodes, new long[nodes]);
+    }
+
+    /**
+     * The report of one placement; {@code extraKeys[n]} keys that are not in the sample (the reserved region's
+     * estimate) count towards node n's balance.
+     */
+    static PlacementReport of(String scheme, List<String> keys, int[] owner, int nodes, long[] extraKeys) {
         NamespaceMetrics m = new NamespaceMetrics(nodes);
+        long[] load = extraKeys.clone();
         for (int i = 0; i < keys.size(); i++) {
             m.add(keys.get(i), owner[i]);
+            load[owner[i]]++;
         }
         return new PlacementReport(
                 scheme,
-                m.balance(),
+                NamespaceMetrics.balanceOf(load),
                 List.of(m.subtreeLocality(1), m.subtreeLocality(2), m.subtreeLocality(3)),
                 m.subtreeLocalityAtLeast(2),
                 m.listingLocality());

@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -77,7 +78,11 @@ final class RebalanceCommand implements Callable<Integer> {
             description = "t_c: a node above t_c x mean is heavy (default: ${DEFAULT-VALUE}).")
     double tolerance;
 
-    @Option(names = "--snap-tolerance", defaultValue = "0.10", description = "ε of A.4.3 (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--snap-tolerance",
+            defaultValue = "0.10",
+            description =
+                    "how far a boundary may move to a shallower subtree, as a fraction of the keys per range (default: ${DEFAULT-VALUE}).")
     double snapTolerance;
 
     @Option(
@@ -112,8 +117,8 @@ final class RebalanceCommand implements Callable<Integer> {
             description = "Longest wait for one move to stream and settle (default: ${DEFAULT-VALUE}).")
     long moveTimeoutSeconds;
 
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Override
     public Integer call() throws Exception {
@@ -131,7 +136,7 @@ final class RebalanceCommand implements Callable<Integer> {
         } else if (!jmx.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "--jmx is only used with --execute");
         }
-        InetSocketAddress address = parse(contact);
+        InetSocketAddress address = Contact.parse(spec, "--contact", contact);
         List<RangeKeys> ranges;
         try (CqlSession session = open(address)) {
             TokenMap map = tokenMap(session);
@@ -146,7 +151,7 @@ final class RebalanceCommand implements Callable<Integer> {
             print(w, plan, null);
             return 0;
         }
-        if (!json) {
+        if (!output.json) {
             print(w, plan, null);
             w.printf(
                     "# executing %d move(s) through JMX, one node at a time%n",
@@ -167,7 +172,7 @@ final class RebalanceCommand implements Callable<Integer> {
         }
         for (int i = 0; i < planned.size(); i++) {
             plan.moves().get(i).put("seconds", Math.round(seconds.get(i) * 10) / 10.0);
-            if (!json) {
+            if (!output.json) {
                 w.printf(
                         "# moved %s to %s in %.1f s%n",
                         planned.get(i).node(), planned.get(i).to(), seconds.get(i));
@@ -365,14 +370,14 @@ final class RebalanceCommand implements Callable<Integer> {
 
     /** Prints the plan; with {@code after} (the ring re-read after --execute), that too. */
     private void print(PrintWriter w, Plan plan, Plan after) {
-        if (json) {
+        if (output.json) {
             Map<String, Object> root = summary(plan);
             root.put("moves", plan.moves());
             root.put("executed", after != null);
             if (after != null) {
                 root.put("after", summary(after));
             }
-            w.println(Json.write(root));
+            w.println(OutputOptions.toJson(root));
         } else if (after == null) {
             summarize(w, plan, "");
             if (plan.moves().isEmpty()) {
@@ -425,15 +430,5 @@ final class RebalanceCommand implements Callable<Integer> {
         byte[] out = new byte[b.remaining()];
         b.duplicate().get(out);
         return out;
-    }
-
-    private InetSocketAddress parse(String hostPort) {
-        int colon = hostPort.lastIndexOf(':');
-        try {
-            return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
-        } catch (RuntimeException e) {
-            throw new ParameterException(
-                    spec.commandLine(), "--contact " + hostPort + " (expected: HOST:PORT, e.g. 10.0.0.1:9042)");
-        }
     }
 }

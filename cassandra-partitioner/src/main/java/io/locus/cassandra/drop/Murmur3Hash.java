@@ -12,6 +12,12 @@ import java.nio.ByteOrder;
  * sign-extends tail bytes for backward compatibility. The non-path region of the token layout ({@link PathEncoder})
  * depends on every bit of it: it must never change. (Path components use {@link NameHash}.)
  *
+ * <p>Why a copy and not Guava's: it gives the same bits ({@code Murmur3HashTest}), but {@code hashBytes} allocates a
+ * streaming hasher, its buffer and the {@code HashCode} on every call; on the 36-byte UUID keys of the getToken
+ * benchmark it took 74-79 ns per hash against 10.6 ns for this copy (best of 60 interleaved rounds in one JVM), on the
+ * write path of every non-path key. Cassandra's own copy cannot be used (see above, and the core has no Cassandra
+ * imports).
+ *
  * <p>Stateless and thread-safe; no allocation.
  */
 public final class Murmur3Hash {
