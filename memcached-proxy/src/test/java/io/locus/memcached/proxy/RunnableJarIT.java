@@ -34,8 +34,30 @@ class RunnableJarIT {
                 assertEquals("STORED\r\nVALUE k 0 1\r\nv\r\nEND\r\n", c.exchange("set k 0 0 1\r\nv\r\nget k\r\n"));
             }
             proxy.close();
-            assertEquals(0, proxy.process.exitCode() == 143 ? 0 : proxy.process.exitCode(), "exit code after SIGTERM");
             assertFalse(proxy.process.isAlive());
+            assertEquals(0, proxy.process.exitCode(), "exit code after SIGTERM");
+        }
+    }
+
+    @Test
+    void shadedJar_exitsWith0_onSigint() throws Exception {
+        Files.createDirectories(DIR);
+        try (MemcachedServers servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS, DIR);
+                RunnableProxy proxy = RunnableProxy.start(
+                        "locus-proxy-int", DIR.resolve("int"), servers.addresses(), "", List.of())) {
+            try (RawClient c = new RawClient(proxy.address)) {
+                assertEquals("STORED\r\n", c.exchange("set k 0 0 1\r\nv\r\n"));
+            }
+            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(proxy.process.pid()))
+                    .inheritIO()
+                    .start();
+            assertEquals(0, kill.waitFor(), "kill -INT");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (proxy.process.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertFalse(proxy.process.isAlive(), "the proxy stops on SIGINT");
+            assertEquals(0, proxy.process.exitCode(), "exit code after SIGINT");
         }
     }
 
