@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /** {@code java -jar locus-memcached-proxy-<version>.jar --config proxy.yaml} starts, serves, and stops on SIGTERM. */
@@ -59,6 +61,24 @@ class RunnableJarIT {
             assertFalse(proxy.process.isAlive(), "the proxy stops on SIGINT");
             assertEquals(0, proxy.process.exitCode(), "exit code after SIGINT");
         }
+    }
+
+    /** The research simulator and what only it needs (Caffeine, xz) stay out of the jar users run. */
+    @Test
+    void shadedJar_holdsNoSimulator_norCaffeine_norXz() throws Exception {
+        List<String> unwanted =
+                List.of("io/locus/memcached/cache/sim/", "com/github/benmanes/caffeine/", "org/tukaani/");
+        int entries = 0;
+        try (JarFile jar = new JarFile(jar().toFile())) {
+            for (JarEntry e : java.util.Collections.list(jar.entries())) {
+                entries++;
+                for (String prefix : unwanted) {
+                    assertFalse(e.getName().startsWith(prefix), "the shaded jar holds " + e.getName());
+                }
+            }
+            assertTrue(jar.getEntry("io/locus/memcached/cache/DeadlineCache.class") != null, "the cache is in the jar");
+        }
+        assertTrue(entries > 1000, "the shaded jar has its dependencies: " + entries + " entries");
     }
 
     @Test
