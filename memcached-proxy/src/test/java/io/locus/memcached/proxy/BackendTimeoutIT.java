@@ -72,7 +72,10 @@ class BackendTimeoutIT {
             }
             // Thawed, the backend serves again (the proxy reconnects on the next request).
             String after = "";
-            for (int i = 0; i < 50 && !after.startsWith("VALUE"); i++) {
+            for (int i = 0; i < 250 && !after.startsWith("VALUE"); i++) {
+                if (i > 0) {
+                    Thread.sleep(20);
+                }
                 after = frozenSide.exchange("get " + onFrozen + " " + onLive + "\r\n");
             }
             assertEquals("VALUE " + onFrozen + " 0 1\r\na\r\nVALUE " + onLive + " 0 1\r\nb\r\nEND\r\n", after);
