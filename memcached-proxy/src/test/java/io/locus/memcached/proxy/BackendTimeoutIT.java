@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BackendTimeoutIT {
     static final Path DIR = Path.of("target", "it", "backend-timeout");
     static final long TIMEOUT_MILLIS = 500;
+    static final int PIPELINE = 24;
 
     @ParameterizedTest
     @ValueSource(strings = {"pass_through", "full"})
@@ -54,19 +55,32 @@ class BackendTimeoutIT {
                         Long.parseLong(proxy.stats().get("locus_backend_timeouts")) > timeoutsBefore,
                         "counted as a backend timeout");
 
-                // Pipelined: a get, a multi-get with one key on each backend, a gets; every one answers the error.
-                frozenSide.send(
+                // Pipelined: a get, a multi-get with one key on each backend, a gets, then gets of further keys on
+                // the frozen backend, more than full mode's dispatch window (sched.window 8); every one answers the
+                // error.
+                StringBuilder pipeline = new StringBuilder(
                         "get " + onFrozen + "\r\nget " + onLive + " " + onFrozen + "\r\ngets " + onFrozen + "\r\n");
+                for (String k : keysOn(proxy, 0, PIPELINE - 3)) {
+                    pipeline.append("get ").append(k).append("\r\n");
+                }
+                long pipelineStart = System.nanoTime();
+                frozenSide.send(pipeline.toString());
                 // Meanwhile the other backend serves its clients.
                 assertEquals(
                         "VALUE " + onLive + " 0 1\r\nb\r\nEND\r\n",
                         liveSide.exchange("get " + onLive + "\r\n"),
                         mode + ": a get to the live backend while the other is frozen");
-                String pipelined = readLines(frozenSide, 3);
+                String pipelined = readLines(frozenSide, PIPELINE);
+                long pipelineMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - pipelineStart);
                 assertEquals(
-                        "SERVER_ERROR backend timeout\r\n".repeat(3),
+                        "SERVER_ERROR backend timeout\r\n".repeat(PIPELINE),
                         pipelined,
                         mode + ": pipelined requests, the multi-get answering the error rather than a miss");
+                assertTrue(frozen.isAlive(), "the backend is still there, frozen, when the replies arrive");
+                assertTrue(
+                        pipelineMillis < 5 * TIMEOUT_MILLIS,
+                        mode + ": the last of " + PIPELINE + " pipelined errors came " + pipelineMillis
+                                + " ms after they were sent (backend.timeout " + TIMEOUT_MILLIS + " ms)");
             } finally {
                 signal("CONT", frozen.pid());
             }
@@ -91,12 +105,19 @@ class BackendTimeoutIT {
 
     /** A key the proxy places on backend {@code index}. */
     static String keyOn(ProxyUnderTest proxy, int index) {
-        for (int i = 0; ; i++) {
+        return keysOn(proxy, index, 1).get(0);
+    }
+
+    /** The first {@code n} keys {@code t0, t1, ...} the proxy places on backend {@code index}. */
+    static java.util.List<String> keysOn(ProxyUnderTest proxy, int index, int n) {
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        for (int i = 0; keys.size() < n; i++) {
             String k = "t" + i;
             if (proxy.server.ring().serverFor(k) == index) {
-                return k;
+                keys.add(k);
             }
         }
+        return keys;
     }
 
     /** Sends {@code kill -<name> <pid>} to a process this test started. */
