@@ -60,16 +60,15 @@ public final class MemcachedProxy implements Callable<Integer> {
         }
         TenantReloader reloader = new TenantReloader(config, server, cfg.longValue("reload.interval"));
         reloader.onSighup();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            reloader.close();
-                            server.close();
-                            stopped.countDown();
-                        },
-                        "locus-stop"));
-        stopped.await();
+        // SIGTERM and SIGINT are handled rather than left to the JVM, which would end the process with 128 + the
+        // signal's number after its shutdown hooks: a stop asked for is a clean exit, status 0.
+        CountDownLatch stopAsked = new CountDownLatch(1);
+        for (String name : new String[] {"TERM", "INT"}) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), s -> stopAsked.countDown());
+        }
+        stopAsked.await();
+        reloader.close();
+        server.close();
         return 0;
     }
 
@@ -90,9 +89,6 @@ public final class MemcachedProxy implements Callable<Integer> {
 
     public static void main(String[] args) {
         defaultLeakDetectionOff();
-        int code = new CommandLine(new MemcachedProxy()).execute(args);
-        if (code != 0) {
-            System.exit(code);
-        }
+        System.exit(new CommandLine(new MemcachedProxy()).execute(args));
     }
 }

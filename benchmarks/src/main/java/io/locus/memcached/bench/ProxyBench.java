@@ -70,6 +70,12 @@ public final class ProxyBench implements Callable<Integer> {
     double rate;
 
     @Option(
+            names = "--load",
+            description = "offered load as a fraction of the emulated backends' capacity, instead of --rate: "
+                    + "rate = load x backends / mean service time (open loop, the same for every row)")
+    Double load;
+
+    @Option(
             names = "--get-fraction",
             description = "fraction of gets (default ${DEFAULT-VALUE})",
             defaultValue = "0.95")
@@ -157,6 +163,11 @@ public final class ProxyBench implements Callable<Integer> {
                 .execute(args));
     }
 
+    /** Offered ops/s at {@code load} times the capacity of {@code backends} servers slowed by {@code emulation}. */
+    static double rateAt(double load, int backends, Emulation emulation) {
+        return load * backends * 1e9 / emulation.meanServiceNanos();
+    }
+
     /** The rows of the last run, in table order. */
     List<RowResult> results() {
         return results;
@@ -199,6 +210,16 @@ public final class ProxyBench implements Callable<Integer> {
                         new CommandLine(this),
                         "--rows: \"" + row + "\" (expected: direct, twemproxy, locus, locus-dlc, locus-dlc-dls)");
             }
+        }
+        if (load != null) {
+            if (!(load > 0) || rate > 0 || !emulation.shimmed()) {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this),
+                        "--load " + load + " with --rate " + rate + " and --emulation "
+                                + emulation.name().toLowerCase(Locale.ROOT)
+                                + " (expected: load > 0, no --rate, an emulation with a capacity)");
+            }
+            rate = rateAt(load, backends, emulation);
         }
         String generatorKind = generatorName != null ? generatorName : rate > 0 ? "nio" : "threads";
         if (!List.of("threads", "nio").contains(generatorKind) || generatorKind.equals("nio") && !(rate > 0)) {

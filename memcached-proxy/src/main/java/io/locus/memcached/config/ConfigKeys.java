@@ -51,7 +51,14 @@ public final class ConfigKeys {
                             + "forward every request unchanged, no cache, no scheduling {full, pass_through}"),
             key("max_item_size", SIZE, "1m", 1, 1024 * MIB, "largest value accepted, bytes (memcached's -I default)"),
             key("limits.max_key_bytes", INT, "250", 1, 250, "longest key, bytes"),
-            key("limits.max_line_bytes", SIZE, "64k", 300, 16 * MIB, "longest command line, bytes"),
+            key(
+                    "limits.max_line_bytes",
+                    SIZE,
+                    "4m",
+                    300,
+                    16 * MIB,
+                    "longest command line, bytes; only retrieval lines may exceed 2048 (memcached's own rule), "
+                            + "and 4m holds a get of 10,000 keys of 250 bytes"),
             key(
                     "limits.max_pipeline",
                     INT,

@@ -67,22 +67,22 @@ final class BackendConnection {
     void send(BackendCall call) {
         stats.backendRequests.increment();
         call.timeoutAtNanos = System.nanoTime() + timeoutMicros * 1000;
-        armTimer();
         if (channel != null && !connecting && !channel.isActive()) {
             // Closed, but its channelInactive has not run yet: its calls will get no reply, and the next connection
-            // must
-            // start with an empty FIFO.
+            // must start with an empty FIFO.
             channel = null;
             failAll(UNAVAILABLE);
         }
         if (channel != null && channel.isActive() && !connecting) {
             write(call);
-            return;
+        } else {
+            waiting.add(call);
+            if (!connecting) {
+                connect();
+            }
         }
-        waiting.add(call);
-        if (!connecting) {
-            connect();
-        }
+        // Armed once the call is queued, so a call on an idle connection has its timer too.
+        armTimer();
     }
 
     int outstanding() {

@@ -772,9 +772,9 @@ final class DeadlineHandler implements RequestHandler {
         }
 
         void finish() {
-            // A single key's backend failure is memcached's error line; in a multi-get its keys are misses (DESIGN.md,
-            // "Tenants and deadlines").
-            if (failure != null && keys.size() == 1) {
+            // A key whose fill failed is not a miss: like memcached when a multi-get fails, the whole get answers
+            // the error line, and the client retries it.
+            if (failure != null) {
                 sink.completeLine(failure);
                 return;
             }

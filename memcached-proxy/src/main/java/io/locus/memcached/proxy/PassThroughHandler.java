@@ -20,8 +20,8 @@ import java.util.Map;
  * <p>Guarantees: the client gets the bytes memcached sent, except that (1) tenant and deadline tokens are removed
  * from meta requests before forwarding, (2) a multi-get whose keys live on several backends is split into one
  * {@code get} per backend and the items are put back in request order under one {@code END}, (3) a backend that is
- * down or late yields {@code SERVER_ERROR backend unavailable} / {@code SERVER_ERROR backend timeout} (for a multi-get
- * spanning several backends, that backend's keys are reported as misses, DESIGN.md, "Tenants and deadlines").
+ * down or late yields {@code SERVER_ERROR backend unavailable} / {@code SERVER_ERROR backend timeout}, also for a
+ * multi-get of which only some keys' backend failed (never a silent miss).
  * Quiet requests ({@code noreply}, meta {@code q}) are forwarded with an {@code mn} behind them so every backend
  * request has a reply; the {@code MN} is removed again.
  */
@@ -249,18 +249,17 @@ public final class PassThroughHandler implements RequestHandler {
 
         private ByteBuf assemble() {
             String firstFailure = null;
-            int answered = 0;
             for (Part p : parts) {
                 if (p.reply != null && p.reply.isError()) {
                     return p.reply.bytes().retain(); // what memcached would have said for the whole command
                 }
-                if (p.reply != null) {
-                    answered++;
-                } else if (firstFailure == null) {
+                if (p.reply == null && firstFailure == null) {
                     firstFailure = p.failure;
                 }
             }
-            if (answered == 0) {
+            if (firstFailure != null) {
+                // Keys the proxy could not fetch are not misses: like memcached when a multi-get fails, the whole
+                // get answers the error line, and the client retries it.
                 return line(firstFailure);
             }
             if (parts.size() == 1) {
@@ -272,9 +271,6 @@ public final class PassThroughHandler implements RequestHandler {
             int hits = 0;
             for (int i = 0; i < keys.size(); i++) {
                 Part p = parts.get(partOfKey[i]);
-                if (p.reply == null) {
-                    continue; // that backend failed: its keys are misses
-                }
                 List<BackendReply.Item> items = p.reply.items();
                 if (p.cursor < items.size() && items.get(p.cursor).key().equals(keys.get(i))) {
                     out.addComponent(

@@ -1,4 +1,4 @@
-package io.locus.memcached.cache.sim;
+package io.locus.memcached.bench.sim;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

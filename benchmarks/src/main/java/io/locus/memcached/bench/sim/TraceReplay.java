@@ -1,4 +1,4 @@
-package io.locus.memcached.cache.sim;
+package io.locus.memcached.bench.sim;
 
 import io.locus.memcached.cache.DeadlineCache;
 import java.io.IOException;
@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * from {@link Workload} (per key, fixed seeds). Capacity = {@code capacityFraction} times the accounted bytes
  * of all distinct keys of the replayed slice. The DLC's clock advances 1 µs per access.
  *
- * <p>Run: {@code java -cp <module classpath> io.locus.memcached.cache.sim.TraceReplay
+ * <p>Run: {@code java -cp <module classpath> io.locus.memcached.bench.sim.TraceReplay
  * data/kv/cache2k-orm-busy.trace.xz [limit] [capacityFraction]}.
  */
 public final class TraceReplay {

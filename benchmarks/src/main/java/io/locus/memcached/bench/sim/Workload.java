@@ -1,4 +1,4 @@
-package io.locus.memcached.cache.sim;
+package io.locus.memcached.bench.sim;
 
 /**
  * Per-key attributes the traces lack, drawn deterministically from the key with fixed seeds, so every policy

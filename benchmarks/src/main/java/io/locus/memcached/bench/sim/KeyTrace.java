@@ -1,4 +1,4 @@
-package io.locus.memcached.cache.sim;
+package io.locus.memcached.bench.sim;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;

@@ -1,4 +1,4 @@
-package io.locus.memcached.cache.sim;
+package io.locus.memcached.bench.sim;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
