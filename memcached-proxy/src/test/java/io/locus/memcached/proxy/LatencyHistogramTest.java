@@ -43,7 +43,6 @@ class LatencyHistogramTest {
             values[i - 1] = i;
         }
         assertEquals(1000, h.count());
-        // The log-bucket histogram this replaces reported 500..563 and 990..1114 here (8 sub-buckets per power of 2).
         long p50 = h.quantileMicros(0.5);
         long p99 = h.quantileMicros(0.99);
         assertTrue(p50 >= 500 && p50 <= 531, "p50 " + p50);
