@@ -22,6 +22,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -43,11 +44,10 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Backend imbalance, throughput and p99: balancer off, Phase 1, Phases 1+3, twemproxy.")
 public final class BalanceBench implements Callable<Integer> {
-    private static final String JAR_NAME = "locus-memcached-proxy-<version>.jar";
     private static final long SAMPLE_MILLIS = 500;
 
-    @Option(names = "--proxy-jar", required = true, description = "the proxy's shaded jar (" + JAR_NAME + ")")
-    Path jar;
+    @Mixin
+    LocusProxyOptions proxyOptions = new LocusProxyOptions();
 
     @Option(
             names = "--quick",
@@ -219,6 +219,15 @@ public final class BalanceBench implements Callable<Integer> {
                         new CommandLine(this), "--rows: \"" + r + "\" (expected: off, p1, p1p3 or twemproxy)");
             }
         }
+        if (lbExtra != null) {
+            for (Map.Entry<String, String> e : lbExtra.entrySet()) {
+                try {
+                    LocusProxy.parseLine(e.getKey() + ": " + e.getValue());
+                } catch (IllegalArgumentException bad) {
+                    throw new CommandLine.ParameterException(new CommandLine(this), "--lb: " + bad.getMessage());
+                }
+            }
+        }
         if (!(capacity >= 10 && capacity <= 1_000_000)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this), "--capacity: " + capacity + " (expected: 10..1000000 ops/s per backend)");
@@ -228,6 +237,8 @@ public final class BalanceBench implements Callable<Integer> {
                     new CommandLine(this),
                     "--rounds " + zipfRounds + ", --trace-rounds " + traceRounds + " (expected: >= 1)");
         }
+        Path jar = proxyOptions.jar();
+        proxyOptions.settings(); // a bad --proxy-set line is refused before anything starts
         if (!Files.isRegularFile(jar)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
@@ -283,6 +294,7 @@ public final class BalanceBench implements Callable<Integer> {
                 + (quick ? "; --quick: lb.epoch 250ms" : "")
                 + (latency ? "" : "; imbalance only: " + measure + " s windows are too short for a p99 to compare")
                 + (lbExtra == null ? "" : "; lb " + lbExtra)
+                + (proxyOptions.customised() ? "; proxy " + proxyOptions.describe() : "")
                 + (spin ? "; --spin: two nice-19 busy loops run during every row" : ""));
         stdout.println("# load average before: " + loadAverage());
         stdout.flush();
@@ -421,6 +433,40 @@ public final class BalanceBench implements Callable<Integer> {
         return failures == 0 ? 0 : 1;
     }
 
+    /**
+     * The Locus proxy's configuration for a balancer row ({@code off}, {@code p1}, {@code p1p3}): pass-through with
+     * the balancer's phases, {@code lbExtra} (may be null) added to the {@code lb} keys.
+     */
+    static Map<String, Object> proxyConfig(
+            int port,
+            List<InetSocketAddress> addresses,
+            double capacity,
+            String row,
+            boolean quick,
+            Map<String, String> lbExtra) {
+        Map<String, Object> y = new LinkedHashMap<>();
+        y.put("listen", "127.0.0.1:" + port);
+        y.put("pool", Map.of("servers", LocusProxy.servers(addresses)));
+        // One I/O thread and one connection per backend: every connection costs the shim three threads.
+        // mode pass_through: like twemproxy, no cache and no deadline scheduler in the path; only the balancer differs.
+        y.put("mode", "pass_through");
+        y.put("local.mode", "off");
+        y.put("backend.timeout", "10s");
+        y.put("io_threads", 1);
+        y.put("backend", Map.of("conns", 1));
+        Map<String, Object> lb = new LinkedHashMap<>();
+        lb.put("capacity", Math.round(capacity));
+        lb.put("enabled", true);
+        lb.put("phases", row.equals("off") ? "none" : row.equals("p1p3") ? "p1,p3" : "p1");
+        // Quick runs: 4 persistent epochs fit in the 3 s warm-up with room for the copies.
+        lb.put("epoch", quick ? "250ms" : "500ms");
+        if (lbExtra != null) {
+            lbExtra.forEach((k, v) -> lb.putAll(LocusProxy.parseLine(k + ": " + v)));
+        }
+        y.put("lb", lb);
+        return y;
+    }
+
     private Row runRow(
             String workload,
             int round,
@@ -452,36 +498,15 @@ public final class BalanceBench implements Callable<Integer> {
             }
         }
         int port = Ports.freeLoopbackPort();
-        StringBuilder y = new StringBuilder("listen: 127.0.0.1:").append(port).append('\n');
-        y.append("pool:\n  servers:\n");
-        for (int i = 0; i < addresses.size(); i++) {
-            InetSocketAddress b = addresses.get(i);
-            y.append("    - \"")
-                    .append(b.getHostString())
-                    .append(':')
-                    .append(b.getPort())
-                    .append(":1 memcached-")
-                    .append(i)
-                    .append("\"\n");
-        }
-        // One I/O thread and one connection per backend: every connection costs the shim three threads.
-        // mode pass_through: like twemproxy, no cache and no deadline scheduler in the path; only the balancer differs.
-        y.append(
-                "mode: pass_through\nlocal.mode: \"off\"\nbackend.timeout: 10s\nio_threads: 1\nbackend:\n  conns: 1\n");
-        y.append("lb:\n  capacity: ")
-                .append(Math.round(capacity))
-                .append("\n  enabled: true\n  phases: ")
-                .append(row.equals("off") ? "none" : row.equals("p1p3") ? "p1,p3" : "p1")
-                .append('\n');
-        Map<String, String> extra = new LinkedHashMap<>(Map.of("epoch", "500ms"));
-        if (quick) {
-            extra.put("epoch", "250ms"); // 4 persistent epochs fit in the 3 s warm-up with room for the copies
-        }
-        if (lbExtra != null) {
-            extra.putAll(lbExtra);
-        }
-        extra.forEach((k, v) -> y.append("  ").append(k).append(": ").append(v).append('\n'));
-        try (LocusProxy proxy = LocusProxy.start("balance-" + row, jar, y.toString(), port, hosts, List.of())) {
+        Map<String, Object> config = proxyConfig(port, addresses, capacity, row, quick, lbExtra);
+        config.putAll(proxyOptions.settings());
+        try (LocusProxy proxy = LocusProxy.start(
+                "balance-" + row,
+                proxyOptions.jar(),
+                LocusProxy.dump(config),
+                port,
+                hosts,
+                proxyOptions.jvmArgs("balance-" + row))) {
             return measure(
                     workload,
                     round,

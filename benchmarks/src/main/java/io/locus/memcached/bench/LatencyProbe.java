@@ -13,12 +13,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -39,10 +41,6 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Added latency of twemproxy and the Locus proxy over direct memcached, paired per round.")
 public final class LatencyProbe implements Callable<Integer> {
-    @Option(
-            names = "--proxy-jar",
-            description = "the proxy's shaded jar (default: memcached-proxy/target/" + ProxyBench.JAR_NAME + ")")
-    Path proxyJar;
 
     @Option(names = "--rounds", description = "measured rounds (default ${DEFAULT-VALUE})", defaultValue = "60000")
     int rounds;
@@ -68,15 +66,8 @@ public final class LatencyProbe implements Callable<Integer> {
     @Option(names = "--rows", split = ",", description = "paths besides direct: twemproxy,locus (default both)")
     List<String> rows;
 
-    @Option(
-            names = "--proxy-jvm-arg",
-            description = "extra JVM option of the Locus proxy, repeatable, e.g. " + "-Xlog:gc:file=gc.log")
-    List<String> proxyJvmArgs = new ArrayList<>();
-
-    @Option(
-            names = "--proxy-set",
-            description = "extra top-level YAML line of the Locus proxy, repeatable, e.g. " + "'io_threads: 1'")
-    List<String> proxySet = new ArrayList<>();
+    @Mixin
+    LocusProxyOptions proxyOptions = new LocusProxyOptions();
 
     @Option(
             names = "--locus-mode",
@@ -117,6 +108,7 @@ public final class LatencyProbe implements Callable<Integer> {
                         new CommandLine(this), "--rows: \"" + p + "\" (expected: twemproxy, locus)");
             }
         }
+        Map<String, Object> settings = proxyOptions.settings(); // refused before anything starts
         if (rounds < 100 || warmupRounds < 0 || !(rate > 0) || busyLoops < 0 || busyLoops > 8 || localCapacity < 0) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
@@ -125,7 +117,7 @@ public final class LatencyProbe implements Callable<Integer> {
                             + localCapacity
                             + " (expected: rounds >= 100, warm-up >= 0, rate > 0, busy loops 0..8, capacity >= 0)");
         }
-        Path jar = proxyJar != null ? proxyJar : ProxyBench.defaultJar();
+        Path jar = proxyOptions.jar();
         Path dir = out != null ? out : Path.of("benchmarks", "target", "bench-latency");
         Path hosts = dir.resolve("hosts");
         Files.createDirectories(hosts);
@@ -138,10 +130,9 @@ public final class LatencyProbe implements Callable<Integer> {
                 rate,
                 paths,
                 Files.readString(Path.of("/proc/loadavg")).trim());
-        if (locusMode != LocusMode.PASS_THROUGH || !proxySet.isEmpty() || !proxyJvmArgs.isEmpty()) {
+        if (locusMode != LocusMode.PASS_THROUGH || proxyOptions.customised()) {
             stdout.println("# locus: " + locusMode.description() + ", local.capacity_bytes " + localCapacity + "; "
-                    + String.join("; ", proxySet)
-                    + (proxyJvmArgs.isEmpty() ? "" : " JVM " + String.join(" ", proxyJvmArgs)));
+                    + proxyOptions.describe());
         }
         BusyLoops spinners = BusyLoops.start(busyLoops);
         List<AutoCloseable> started = new ArrayList<>();
@@ -161,17 +152,19 @@ public final class LatencyProbe implements Callable<Integer> {
                             }
                             default -> {
                                 int port = Ports.freeLoopbackPort();
-                                String yaml = LocusProxy.yaml(
-                                                locusMode,
-                                                port,
-                                                List.of(memcached),
-                                                TenantProfile.defaults(),
-                                                Emulation.NONE,
-                                                localCapacity)
-                                        + String.join("\n", proxySet) + "\n";
-                                LocusProxy proxy = LocusProxy.start("locus", jar, yaml, port, hosts, proxyJvmArgs);
-                                started.add(proxy);
-                                yield proxy.address();
+                                Map<String, Object> config = LocusProxy.config(
+                                        locusMode,
+                                        port,
+                                        List.of(memcached),
+                                        TenantProfile.defaults(),
+                                        Emulation.NONE,
+                                        localCapacity);
+                                config.putAll(settings);
+                                String yaml = LocusProxy.dump(config);
+                                LocusProxy locus = LocusProxy.start(
+                                        "locus", jar, yaml, port, hosts, proxyOptions.jvmArgs("locus"));
+                                started.add(locus);
+                                yield locus.address();
                             }
                         });
             }

@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * The Locus proxy as a child process of its shaded jar ({@code java -jar locus-memcached-proxy-*.jar --config
@@ -32,7 +34,7 @@ public final class LocusProxy implements AutoCloseable {
     }
 
     /**
-     * The YAML of one mode.
+     * The configuration of one mode, as YAML.
      *
      * @param port listen port
      * @param backends backend addresses, named {@code memcached-i}
@@ -47,50 +49,81 @@ public final class LocusProxy implements AutoCloseable {
             List<TenantProfile> tenants,
             Emulation emulation,
             long localCapacityBytes) {
-        StringBuilder y = new StringBuilder();
-        y.append("listen: 127.0.0.1:").append(port).append('\n');
-        y.append("pool:\n  servers:\n");
-        for (int i = 0; i < backends.size(); i++) {
-            InetSocketAddress b = backends.get(i);
-            y.append("    - \"")
-                    .append(b.getHostString())
-                    .append(':')
-                    .append(b.getPort())
-                    .append(":1 memcached-")
-                    .append(i)
-                    .append("\"\n");
-        }
-        y.append("local.capacity_bytes: ").append(localCapacityBytes).append('\n');
-        for (String line : mode.yamlLines()) {
-            y.append(line).append('\n');
-        }
-        y.append("tenants:\n");
+        return dump(config(mode, port, backends, tenants, emulation, localCapacityBytes));
+    }
+
+    /** The configuration of one mode as a mutable map in file order, for callers that add keys; see {@link #yaml}. */
+    static Map<String, Object> config(
+            LocusMode mode,
+            int port,
+            List<InetSocketAddress> backends,
+            List<TenantProfile> tenants,
+            Emulation emulation,
+            long localCapacityBytes) {
+        Map<String, Object> y = new LinkedHashMap<>();
+        y.put("listen", "127.0.0.1:" + port);
+        y.put("pool", Map.of("servers", servers(backends)));
+        y.put("local.capacity_bytes", localCapacityBytes);
+        y.putAll(mode.settings());
+        List<Map<String, Object>> tenantList = new ArrayList<>();
+        List<Map<String, Object>> rules = new ArrayList<>();
         for (TenantProfile t : tenants) {
-            y.append("  - {id: ")
-                    .append(t.name())
-                    .append(", prefixes: [\"")
-                    .append(t.name())
-                    .append(":\"], weight: ")
-                    .append(t.weight())
-                    .append(", level: ")
-                    .append(t.level())
-                    .append("}\n");
-        }
-        y.append("deadline_rules:\n");
-        for (TenantProfile t : tenants) {
+            Map<String, Object> tenant = new LinkedHashMap<>();
+            tenant.put("id", t.name());
+            tenant.put("prefixes", List.of(t.name() + ":"));
+            tenant.put("weight", t.weight());
+            tenant.put("level", t.level());
+            tenantList.add(tenant);
             for (DeadlineRange r : DeadlineRange.values()) {
-                String deadline =
-                        r == DeadlineRange.BEST_EFFORT ? "\"~\"" : formatMillis(emulation.deadlineMillis(r)) + "ms";
-                y.append("  - {prefix: \"")
-                        .append(t.name())
-                        .append(':')
-                        .append(r.code())
-                        .append(":\", deadline: ")
-                        .append(deadline)
-                        .append("}\n");
+                Map<String, Object> rule = new LinkedHashMap<>();
+                rule.put("prefix", t.name() + ":" + r.code() + ":");
+                rule.put(
+                        "deadline",
+                        r == DeadlineRange.BEST_EFFORT ? "~" : formatMillis(emulation.deadlineMillis(r)) + "ms");
+                rules.add(rule);
             }
         }
-        return y.toString();
+        y.put("tenants", tenantList);
+        y.put("deadline_rules", rules);
+        return y;
+    }
+
+    /** The pool's server entries {@code host:port:1 memcached-i}, named as the twemproxy fixture names them. */
+    static List<String> servers(List<InetSocketAddress> backends) {
+        List<String> servers = new ArrayList<>();
+        for (int i = 0; i < backends.size(); i++) {
+            InetSocketAddress b = backends.get(i);
+            servers.add(b.getHostString() + ":" + b.getPort() + ":1 memcached-" + i);
+        }
+        return servers;
+    }
+
+    /** A configuration map as block-style YAML. */
+    static String dump(Map<String, Object> config) {
+        DumperOptions style = new DumperOptions();
+        style.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        return new Yaml(style).dump(config);
+    }
+
+    /**
+     * One {@code key: value} YAML line as a map (the value typed as YAML reads it).
+     *
+     * @throws IllegalArgumentException naming the line if it is not a YAML mapping
+     */
+    static Map<String, Object> parseLine(String line) {
+        Object parsed;
+        try {
+            parsed = new Yaml().load(line);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("proxy setting \"" + line + "\" is not YAML: " + e.getMessage(), e);
+        }
+        if (!(parsed instanceof Map<?, ?> map)) {
+            throw new IllegalArgumentException(
+                    "proxy setting \"" + line + "\" (expected: a YAML line such as 'io_threads: 1')");
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        map.forEach((k, v) -> out.put(String.valueOf(k), v));
+        return out;
     }
 
     private static String formatMillis(double millis) {

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -32,12 +33,6 @@ import picocli.CommandLine.Option;
         description = "Direct memcached vs twemproxy vs the Locus proxy (pass-through, DLC, DLC+DLS+admission).")
 public final class ProxyBench implements Callable<Integer> {
     static final String JAR_NAME = "locus-memcached-proxy-0.1.0-SNAPSHOT.jar";
-
-    @Option(
-            names = "--proxy-jar",
-            description = "the proxy's shaded jar (default: memcached-proxy/target/" + JAR_NAME
-                    + " from the repository root or from benchmarks/)")
-    Path proxyJar;
 
     @Option(names = "--quick", description = "about one minute: 3 s warm-up + 8 s per row, 5000 keys per tenant")
     boolean quick;
@@ -121,17 +116,8 @@ public final class ProxyBench implements Callable<Integer> {
             defaultValue = "42")
     long seed;
 
-    @Option(
-            names = "--proxy-jvm-arg",
-            description = "extra JVM option of the Locus proxy child, repeatable; "
-                    + "{row} is replaced by the row name (e.g. -XX:StartFlightRecording=filename=/tmp/{row}.jfr)")
-    List<String> proxyJvmArgs = new ArrayList<>();
-
-    @Option(
-            names = "--proxy-set",
-            description =
-                    "extra top-level YAML line of every Locus row, repeatable, " + "e.g. --proxy-set 'io_threads: 1'")
-    List<String> proxySet = new ArrayList<>();
+    @Mixin
+    LocusProxyOptions proxyOptions = new LocusProxyOptions();
 
     @Option(
             names = "--busy-loops",
@@ -229,7 +215,8 @@ public final class ProxyBench implements Callable<Integer> {
                             + " (expected: threads, or nio with --rate > 0)");
         }
         int conns = connections != null ? connections : generatorKind.equals("nio") ? 512 : 32;
-        Path jar = proxyJar != null ? proxyJar : defaultJar();
+        Path jar = proxyOptions.jar();
+        proxyOptions.settings(); // a bad --proxy-set line is refused before anything starts
         if (wanted.stream().anyMatch(r -> r.startsWith("locus")) && !Files.isRegularFile(jar)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
@@ -464,8 +451,10 @@ public final class ProxyBench implements Callable<Integer> {
                     default -> LocusMode.DLC_DLS;
                 };
                 int port = Ports.freeLoopbackPort();
-                String yaml = LocusProxy.yaml(mode, port, backendAddresses, keys.tenants(), emulation, localCapacity)
-                        + String.join("\n", proxySet) + "\n";
+                Map<String, Object> proxyConfig =
+                        LocusProxy.config(mode, port, backendAddresses, keys.tenants(), emulation, localCapacity);
+                proxyConfig.putAll(proxyOptions.settings());
+                String yaml = LocusProxy.dump(proxyConfig);
                 Path config = hosts.resolve(row + "-check.yaml");
                 try {
                     Files.writeString(config, yaml);
@@ -480,13 +469,7 @@ public final class ProxyBench implements Callable<Integer> {
                     return new RowResult(row, mode.description(), null, Double.NaN, refused);
                 }
                 progress.printf("%s starting %s%n", tag, jar.getFileName());
-                try (LocusProxy proxy = LocusProxy.start(
-                        row,
-                        jar,
-                        yaml,
-                        port,
-                        hosts,
-                        proxyJvmArgs.stream().map(a -> a.replace("{row}", row)).toList())) {
+                try (LocusProxy proxy = LocusProxy.start(row, jar, yaml, port, hosts, proxyOptions.jvmArgs(row))) {
                     pidsStarted.add(proxy.pid());
                     Map<String, String> before = proxy.stats();
                     ProcessCpu cpu = ProcessCpu.start(proxy.pid(), generator::completed, settings.warmupNanos());

@@ -1,74 +1,48 @@
 package io.locus.memcached.proxy;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /**
- * A lock-free log-bucket histogram of latencies in microseconds: 8 linear sub-buckets per power of two, so a
- * reported quantile is at most 12.5 % above the true value (it is the upper bound of the bucket holding it).
- * Values from 0 to 2^40 µs (about 12 days); larger values count in the last bucket.
+ * A tenant's latencies in microseconds since the proxy started, as an HdrHistogram with one significant digit: a
+ * reported quantile is the upper end of the sub-bucket holding it, at most 1/16 (6.25 %) above the recorded value.
+ * Values from 0 to {@link #MAX_MICROS}; larger ones count as {@code MAX_MICROS}, negative ones as 0.
  *
- * <p>Thread-safe; {@link #quantileMicros} reads the buckets one after the other (not an atomic cut).
+ * <p>{@link #record} runs on the I/O threads for every reply: it is wait-free and allocates nothing (a
+ * {@link Recorder} of fixed range). Readers ({@code stats}, Prometheus) take what was recorded since the last read
+ * and add it to the running total under this object's lock, so a read sees a consistent cut.
  */
 final class LatencyHistogram {
-    private static final int SUB = 8;
-    private static final int POWERS = 41;
-    private final AtomicLongArray counts = new AtomicLongArray(POWERS * SUB);
+    /** One hour: anything slower is a stuck request, not a latency to resolve. */
+    static final long MAX_MICROS = 3_600_000_000L;
 
-    /** Records one latency, µs (negative values count as 0). */
+    private static final int SIGNIFICANT_DIGITS = 1;
+
+    private final Recorder recorder = new Recorder(MAX_MICROS, SIGNIFICANT_DIGITS);
+    private final Histogram total = new Histogram(MAX_MICROS, SIGNIFICANT_DIGITS);
+    private Histogram interval;
+
+    /** Records one latency, µs. */
     void record(long micros) {
-        counts.incrementAndGet(bucketOf(Math.max(0, micros)));
+        recorder.recordValue(Math.max(0, Math.min(MAX_MICROS, micros)));
     }
 
-    static int bucketOf(long micros) {
-        if (micros < SUB) {
-            return (int) micros;
-        }
-        int power = 63 - Long.numberOfLeadingZeros(micros); // >= 3
-        int sub = (int) ((micros >>> (power - 3)) & (SUB - 1));
-        int bucket = (power - 2) * SUB + sub;
-        return Math.min(bucket, POWERS * SUB - 1);
-    }
-
-    /** The largest value that falls into {@code bucket}. */
-    static long upperBound(int bucket) {
-        if (bucket < SUB) {
-            return bucket;
-        }
-        int power = bucket / SUB + 2;
-        long sub = bucket % SUB;
-        return ((SUB + sub + 1) << (power - 3)) - 1;
-    }
-
-    long count() {
-        long n = 0;
-        for (int i = 0; i < counts.length(); i++) {
-            n += counts.get(i);
-        }
-        return n;
+    synchronized long count() {
+        drain();
+        return total.getTotalCount();
     }
 
     /**
-     * The {@code q}-quantile (0 < q <= 1) in µs by nearest rank, rounded up to its bucket's upper bound; 0 when
-     * nothing was recorded.
+     * The {@code q}-quantile (0 < q <= 1) in µs, HdrHistogram's value at percentile {@code 100 q}, rounded up to its
+     * sub-bucket's upper end; 0 when nothing was recorded.
      */
-    long quantileMicros(double q) {
-        long[] snap = new long[counts.length()];
-        long n = 0;
-        for (int i = 0; i < snap.length; i++) {
-            snap[i] = counts.get(i);
-            n += snap[i];
-        }
-        if (n == 0) {
-            return 0;
-        }
-        long rank = Math.max(1, (long) Math.ceil(q * n));
-        long seen = 0;
-        for (int i = 0; i < snap.length; i++) {
-            seen += snap[i];
-            if (seen >= rank) {
-                return upperBound(i);
-            }
-        }
-        return upperBound(snap.length - 1);
+    synchronized long quantileMicros(double q) {
+        drain();
+        return total.getTotalCount() == 0 ? 0 : total.getValueAtPercentile(100 * q);
+    }
+
+    private void drain() {
+        interval = recorder.getIntervalHistogram(interval);
+        total.add(interval);
     }
 }

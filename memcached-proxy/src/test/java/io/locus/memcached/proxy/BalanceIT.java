@@ -56,18 +56,14 @@ class BalanceIT {
         }
 
         static Proxy start(MemcachedServers backends, String lb) {
-            // A generous backend timeout: this shared 2-core machine can stall a backend for over a second.
-            StringBuilder yaml =
-                    new StringBuilder("listen: 127.0.0.1:0\nbackend:\n  timeout: 10s\npool:\n  servers:\n");
+            List<String> servers = new ArrayList<>();
             for (int i = 0; i < backends.size(); i++) {
-                yaml.append("    - \"127.0.0.1:")
-                        .append(backends.get(i).port())
-                        .append(":1 memcached-")
-                        .append(i)
-                        .append("\"\n");
+                servers.add("127.0.0.1:" + backends.get(i).port() + ":1 memcached-" + i);
             }
+            // A generous backend timeout: this shared 2-core machine can stall a backend for over a second.
+            String yaml = ProxyUnderTest.yaml("127.0.0.1:0", servers, "backend:\n  timeout: 10s\n" + lb);
             ProxyServer server = new ProxyServer(
-                    io.locus.memcached.config.ConfigLoader.parse(yaml + lb, "BalanceIT"),
+                    io.locus.memcached.config.ConfigLoader.parse(yaml, "BalanceIT"),
                     RequestHandler.Factory.PASS_THROUGH);
             return new Proxy(server, server.start().get(0));
         }

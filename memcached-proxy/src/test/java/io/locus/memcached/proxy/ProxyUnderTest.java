@@ -2,8 +2,11 @@ package io.locus.memcached.proxy;
 
 import io.locus.memcached.config.ConfigLoader;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.Map;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
 
 /** A proxy started in this JVM on a free loopback port in front of the given backends. */
 final class ProxyUnderTest implements AutoCloseable {
@@ -30,10 +33,29 @@ final class ProxyUnderTest implements AutoCloseable {
     }
 
     static String yaml(List<InetSocketAddress> backends, String extraYaml) {
-        String servers = backends.stream()
-                .map(a -> "\"127.0.0.1:" + a.getPort() + ":1\"")
-                .collect(Collectors.joining(", "));
-        return "listen: 127.0.0.1:0\npool:\n  servers: [" + servers + "]\n" + extraYaml;
+        return yaml(
+                "127.0.0.1:0",
+                backends.stream().map(a -> "127.0.0.1:" + a.getPort() + ":1").toList(),
+                extraYaml);
+    }
+
+    /**
+     * A configuration listening on {@code listen} with the given pool entries, then the test's own top-level keys
+     * ({@code extraYaml}, may be empty), which win over these; written with SnakeYAML.
+     */
+    static String yaml(String listen, List<String> servers, String extraYaml) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("listen", listen);
+        config.put("pool", Map.of("servers", servers));
+        Object extra = new Yaml().load(extraYaml);
+        if (extra instanceof Map<?, ?> keys) {
+            keys.forEach((k, v) -> config.put(String.valueOf(k), v));
+        } else if (extra != null) {
+            throw new IllegalArgumentException("extra proxy config is not a YAML mapping: " + extraYaml);
+        }
+        DumperOptions style = new DumperOptions();
+        style.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        return new Yaml(style).dump(config);
     }
 
     /** The proxy's {@code stats} lines, name to value. */

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The shaded jar run as a user runs it, {@code java [jvm options] -jar locus-memcached-proxy-<v>.jar --config FILE},
@@ -36,10 +35,9 @@ final class RunnableProxy implements AutoCloseable {
         Files.createDirectories(dir);
         int port = Ports.freeLoopbackPort();
         Path config = dir.resolve("proxy.yaml");
-        String servers = backends.stream()
-                .map(a -> "\"127.0.0.1:" + a.getPort() + ":1\"")
-                .collect(Collectors.joining(", "));
-        Files.writeString(config, "listen: 127.0.0.1:" + port + "\npool:\n  servers: [" + servers + "]\n" + extraYaml);
+        List<String> servers =
+                backends.stream().map(a -> "127.0.0.1:" + a.getPort() + ":1").toList();
+        Files.writeString(config, ProxyUnderTest.yaml("127.0.0.1:" + port, servers, extraYaml));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
