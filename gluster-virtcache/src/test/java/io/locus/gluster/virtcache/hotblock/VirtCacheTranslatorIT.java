@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.locus.gluster.fixture.GfapiClient;
-import io.locus.gluster.fixture.GfapiException;
-import io.locus.gluster.fixture.GfapiFile;
 import io.locus.gluster.fixture.GlusterVolume;
 import io.locus.gluster.fixture.UserTranslator;
+import io.locus.gluster.gfapi.GlusterException;
+import io.locus.gluster.gfapi.GlusterFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,7 +43,7 @@ class VirtCacheTranslatorIT {
     static final int KIB = 1024;
 
     private static GlusterVolume volume;
-    private static GfapiClient client;
+    private static io.locus.gluster.gfapi.GlusterVolume client;
     private static long brickPid;
 
     @BeforeAll
@@ -54,7 +53,7 @@ class VirtCacheTranslatorIT {
                 .userTranslator(UserTranslator.abovePosix("virtcache", LIBRARY))
                 .option(OPT + "count-writes", "off")
                 .start();
-        client = GfapiClient.connect(volume);
+        client = io.locus.gluster.gfapi.GlusterVolume.connect(volume.server(), volume.name(), volume.gfapiLog());
         brickPid = volume.brickPids().get(0);
     }
 
@@ -80,7 +79,7 @@ class VirtCacheTranslatorIT {
                 volfile);
         assertTrue(brickLog().contains("virtcache loaded: block-size=65536 window=600s"), "brick log: " + brickLog());
         String probe = "/loaded.bin";
-        client.writeFile(probe, new byte[1]);
+        writeFile(probe, new byte[1]);
         TranslatorStats s = stats(probe);
         assertEquals("0", s.get("config_count_writes"), "the option given at volume start applies: " + s);
         assertEquals(0, s.number("brick_config_errors"), s.toString());
@@ -91,16 +90,16 @@ class VirtCacheTranslatorIT {
     void countsEqualTheReadsIssued() throws Exception {
         configure(Map.of("block-size", "65536", "count-writes", "off"), "config_block_size", "65536");
         String path = "/counts.bin";
-        client.writeFile(path, new byte[4 << 20]);
+        writeFile(path, new byte[4 << 20]);
         rotate(path);
-        try (GfapiFile f = client.open(path, false)) {
+        try (GlusterFile f = client.open(path, false)) {
             for (int i = 0; i < 5; i++) {
-                f.pread(3 * 65536 + 100, 10);
+                f.read(3 * 65536 + 100, 10);
             }
-            f.pread(10 * 65536, 4 * KIB);
+            f.read(10 * 65536, 4 * KIB);
             // 128 KiB from the middle of block 20: blocks 20, 21 and 22.
-            f.pread(20 * 65536 + 32 * KIB, 128 * KIB);
-            f.pread(20 * 65536 + 32 * KIB, 128 * KIB);
+            f.read(20 * 65536 + 32 * KIB, 128 * KIB);
+            f.read(20 * 65536 + 32 * KIB, 128 * KIB);
         }
         TranslatorStats s = stats(path);
         assertEquals(8, s.windowReads(), s.toString());
@@ -120,11 +119,11 @@ class VirtCacheTranslatorIT {
     void writesAreCounted_whenCountWritesIsOnLive() throws Exception {
         configure(Map.of("block-size", "65536", "count-writes", "on"), "config_count_writes", "1");
         String path = "/writes.bin";
-        client.writeFile(path, new byte[256 * KIB]);
+        writeFile(path, new byte[256 * KIB]);
         rotate(path);
-        try (GfapiFile f = client.open(path, true)) {
-            f.pwrite(2 * 65536, new byte[100]);
-            f.pwrite(2 * 65536 + 200, new byte[100]);
+        try (GlusterFile f = client.open(path, true)) {
+            f.write(2 * 65536, new byte[100]);
+            f.write(2 * 65536 + 200, new byte[100]);
         }
         TranslatorStats s = stats(path);
         assertEquals(2, s.number("window_writes"), s.toString());
@@ -140,21 +139,21 @@ class VirtCacheTranslatorIT {
                 "config_top_n",
                 "200");
         String path = "/bloom.bin";
-        client.writeFile(path, new byte[1000 * 65536]);
+        writeFile(path, new byte[1000 * 65536]);
         rotate(path);
         List<Long> hot = new ArrayList<>();
         List<Long> cold = new ArrayList<>();
         for (long b = 0; b < 1000; b++) {
             (b % 5 == 0 ? hot : cold).add(b);
         }
-        try (GfapiFile f = client.open(path, false)) {
+        try (GlusterFile f = client.open(path, false)) {
             for (int r = 0; r < 3; r++) {
                 for (long b : hot) {
-                    f.pread(b * 65536, 4 * KIB);
+                    f.read(b * 65536, 4 * KIB);
                 }
             }
             for (long b : cold.subList(0, 400)) {
-                f.pread(b * 65536, 4 * KIB);
+                f.read(b * 65536, 4 * KIB);
             }
         }
         assertEquals(1000, stats(path).windowReads());
@@ -173,9 +172,9 @@ class VirtCacheTranslatorIT {
 
         // An injected 30% rate: the filter still holds every hot block, and is as wrong as asked.
         configure(Map.of("bloom-fpr", "0.3"), "config_bloom_fpr", "0.3");
-        try (GfapiFile f = client.open(path, false)) {
+        try (GlusterFile f = client.open(path, false)) {
             for (long b : hot) {
-                f.pread(b * 65536, 4 * KIB);
+                f.read(b * 65536, 4 * KIB);
             }
         }
         rotate(path);
@@ -196,11 +195,11 @@ class VirtCacheTranslatorIT {
                 "config_block_size",
                 "512");
         String path = "/chunks.bin";
-        client.writeFile(path, new byte[16 << 20]);
+        writeFile(path, new byte[16 << 20]);
         rotate(path);
-        try (GfapiFile f = client.open(path, false)) {
+        try (GlusterFile f = client.open(path, false)) {
             for (long off = 0; off < 16 << 20; off += 128 * KIB) {
-                f.pread(off, 128 * KIB);
+                f.read(off, 128 * KIB);
             }
         }
         TranslatorStats s = stats(path);
@@ -214,8 +213,8 @@ class VirtCacheTranslatorIT {
         for (long b = 0; b < 32768; b++) {
             assertTrue(filter.mightContain(b), "block " + b);
         }
-        GfapiException past =
-                assertThrows(GfapiException.class, () -> client.getxattr(path, HotBlockFilter.chunkName(chunks)));
+        GlusterException past =
+                assertThrows(GlusterException.class, () -> client.getxattr(path, HotBlockFilter.chunkName(chunks)));
         assertEquals(ENODATA, past.errno(), past.getMessage());
         configure(Map.of("block-size", "65536", "bloom-fpr", "0.01"), "config_block_size", "65536");
     }
@@ -224,7 +223,7 @@ class VirtCacheTranslatorIT {
     @Order(6)
     void beforeTheFirstWindowEnds_theFilterIsEmpty() throws Exception {
         String path = "/fresh.bin";
-        client.writeFile(path, new byte[64 * KIB]);
+        writeFile(path, new byte[64 * KIB]);
         HotBlockFilter filter = HotBlockFilter.read(name -> client.getxattr(path, name));
         assertEquals(0, filter.epoch());
         assertEquals(0, filter.inserted());
@@ -239,7 +238,7 @@ class VirtCacheTranslatorIT {
         String path = "/hostile.bin";
         byte[] data = new byte[256 * KIB];
         new Random(7).nextBytes(data);
-        client.writeFile(path, data);
+        writeFile(path, data);
         List<String> absent = new ArrayList<>(List.of(
                 "trusted.virtcache.",
                 "trusted.virtcache.nosuch",
@@ -255,13 +254,13 @@ class VirtCacheTranslatorIT {
                 "trusted.virtcache.rotate",
                 "trusted.virtcache." + "x".repeat(200)));
         for (String name : absent) {
-            GfapiException e = assertThrows(GfapiException.class, () -> client.getxattr(path, name), name);
+            GlusterException e = assertThrows(GlusterException.class, () -> client.getxattr(path, name), name);
             assertEquals(ENODATA, e.errno(), name + ": " + e.getMessage());
         }
         // Names longer than the 255 bytes Linux allows never reach the brick, or are refused there.
         for (String name :
                 List.of("trusted.virtcache.bloom." + "1".repeat(300), "trusted.virtcache." + "y".repeat(5000))) {
-            assertThrows(GfapiException.class, () -> client.getxattr(path, name), name.substring(0, 40));
+            assertThrows(GlusterException.class, () -> client.getxattr(path, name), name.substring(0, 40));
         }
         // Values the translator serves cannot be planted, whatever their size.
         for (String name : List.of(
@@ -271,22 +270,39 @@ class VirtCacheTranslatorIT {
                 "trusted.virtcache.state",
                 "trusted.virtcache.nosuch")) {
             for (int size : new int[] {0, 1, 64 * KIB - 1}) {
-                GfapiException e =
-                        assertThrows(GfapiException.class, () -> client.setxattr(path, name, new byte[size]), name);
+                GlusterException e =
+                        assertThrows(GlusterException.class, () -> client.setxattr(path, name, new byte[size]), name);
                 assertEquals(EPERM, e.errno(), name + " size " + size + ": " + e.getMessage());
             }
         }
+        try (GlusterFile f = client.open(path, true)) {
+            // A buffer too small for the value: ERANGE, and the full value is still served to the next caller.
+            GlusterException small = assertThrows(GlusterException.class, () -> f.getxattr(TranslatorStats.XATTR, 8));
+            assertEquals(GlusterException.ERANGE, small.errno(), small.getMessage());
+            assertTrue(TranslatorStats.parse(f.getxattr(TranslatorStats.XATTR))
+                    .asMap()
+                    .containsKey("reads"));
+            for (String name : List.of("trusted.virtcache.stats", "trusted.virtcache.bloom", "trusted.virtcache.x")) {
+                GlusterException e = assertThrows(GlusterException.class, () -> f.removexattr(name), name);
+                assertEquals(EPERM, e.errno(), name + ": " + e.getMessage());
+                GlusterException set =
+                        assertThrows(GlusterException.class, () -> f.setxattr(name, new byte[4096]), name);
+                assertEquals(EPERM, set.errno(), name + ": " + set.getMessage());
+            }
+        }
         // Not a regular file: no stats.
-        GfapiException dir = assertThrows(GfapiException.class, () -> client.getxattr("/", TranslatorStats.XATTR));
+        GlusterException dir = assertThrows(GlusterException.class, () -> client.getxattr("/", TranslatorStats.XATTR));
         assertEquals(ENODATA, dir.errno(), dir.getMessage());
         // An offset near 2^63 is counted as a block far away, and reads nothing.
-        try (GfapiFile f = client.open(path, false)) {
-            assertEquals(0, f.pread(Long.MAX_VALUE - 4096, 4096).length);
+        try (GlusterFile f = client.open(path, false)) {
+            assertEquals(0, f.read(Long.MAX_VALUE - 4096, 4096).length);
         }
         // Other xattrs pass through to the brick as before.
         client.setxattr(path, "user.locus", "kept".getBytes(StandardCharsets.UTF_8));
         assertEquals("kept", new String(client.getxattr(path, "user.locus"), StandardCharsets.UTF_8));
-        assertTrue(Arrays.equals(data, client.readFile(path)), "file bytes unchanged");
+        try (GlusterFile f = client.open(path, false)) {
+            assertTrue(Arrays.equals(data, f.read(0, data.length + 1)), "file bytes unchanged");
+        }
         assertEquals(brickPid, volume.brickPids().get(0), "the brick process is the one started");
     }
 
@@ -325,7 +341,7 @@ class VirtCacheTranslatorIT {
             volume.set(OPT + e.getKey(), e.getValue());
         }
         String probe = "/config-probe.bin";
-        client.writeFile(probe, new byte[1]);
+        writeFile(probe, new byte[1]);
         long deadline = System.nanoTime() + 30_000_000_000L;
         TranslatorStats s = stats(probe);
         while (!value.equals(s.get(key))) {
@@ -338,12 +354,18 @@ class VirtCacheTranslatorIT {
         }
     }
 
-    private static TranslatorStats stats(String path) throws GfapiException {
+    private static void writeFile(String path, byte[] data) throws GlusterException {
+        try (GlusterFile f = client.create(path)) {
+            f.write(0, data);
+        }
+    }
+
+    private static TranslatorStats stats(String path) throws GlusterException {
         return TranslatorStats.parse(client.getxattr(path, TranslatorStats.XATTR));
     }
 
     /** Ends the file's window at once; the next one counts with the options now in force. */
-    private static void rotate(String path) throws GfapiException {
+    private static void rotate(String path) throws GlusterException {
         client.setxattr(path, "trusted.virtcache.rotate", new byte[] {'1'});
     }
 
