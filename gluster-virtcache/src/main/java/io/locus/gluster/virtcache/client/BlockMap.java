@@ -33,10 +33,14 @@ final class BlockMap {
         this.journal = journal;
     }
 
-    /** The map as the journal left it. Returns also how many bytes of torn tail were ignored. */
+    /**
+     * The map as the journal left it. A torn tail is cut off the journal, so that records appended later are not
+     * hidden behind it at the next replay.
+     */
     static BlockMap replay(Journal journal) throws java.io.IOException {
         BlockMap map = new BlockMap(journal);
-        ByteBuffer b = ByteBuffer.wrap(journal.readAll()).order(ByteOrder.LITTLE_ENDIAN);
+        byte[] all = journal.readAll();
+        ByteBuffer b = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
         while (b.remaining() >= RECORD_BYTES) {
             int at = b.position();
             CRC32C crc = new CRC32C();
@@ -49,6 +53,9 @@ final class BlockMap {
             long version = b.getLong(at + 9);
             map.apply(type, block, version);
             b.position(at + RECORD_BYTES);
+        }
+        if (b.position() < all.length) {
+            journal.truncate(b.position());
         }
         return map;
     }

@@ -13,4 +13,7 @@ public interface Journal {
     void sync() throws IOException;
 
     byte[] readAll() throws IOException;
+
+    /** Cuts the journal to its first {@code length} bytes: drops a torn tail before new records follow it. */
+    void truncate(long length) throws IOException;
 }

@@ -64,6 +64,14 @@ final class MemoryStores {
             return all.toByteArray();
         }
 
+        @Override
+        public synchronized void truncate(long length) {
+            byte[] bytes = all.toByteArray();
+            all.reset();
+            all.write(bytes, 0, (int) length);
+            durableLength = (int) length;
+        }
+
         /** The process died mid-append: unsynced records are lost but for {@code tornBytes} of the first one. */
         synchronized void crash(int tornBytes) {
             byte[] bytes = all.toByteArray();

@@ -111,6 +111,34 @@ class RedirectingDiskTest {
     }
 
     @Test
+    void secondCrash_afterATornRecord_losesNothingWrittenInBetween() throws IOException {
+        byte[] model = new byte[DISK];
+        RedirectingDisk disk = open(hotWithFalsePositives(0));
+        Random r = new Random(5);
+        write(disk, model, r, 0, DISK);
+        disk.flush();
+        disk.startRedirect();
+        randomOps(disk, model, r, 6);
+        // The writer died 10 bytes into a record it never acknowledged.
+        journal.append(new byte[] {3, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+        journal.crash(10);
+        primary.crash();
+        log.crash();
+        RedirectingDisk second = open(hotWithFalsePositives(0));
+        assertEquals(0, journal.size() % BlockMap.RECORD_BYTES, "the torn record is cut off");
+        assertEquals(RedirectState.DRAINING, second.state());
+        while (second.state() == RedirectState.DRAINING) {
+            second.drain(100);
+        }
+        second.startRedirect();
+        randomOps(second, model, r, 80);
+        journal.crash(0);
+        primary.crash();
+        log.crash();
+        assertReadsMatch(open(hotWithFalsePositives(0)), model);
+    }
+
+    @Test
     void crashAtAnyPoint_ofARandomRun_losesNoAcknowledgedWrite() throws IOException {
         for (int seed = 0; seed < 40; seed++) {
             MemoryStores.Disk p = new MemoryStores.Disk();
