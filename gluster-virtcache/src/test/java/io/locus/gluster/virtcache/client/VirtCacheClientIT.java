@@ -1,0 +1,172 @@
+package io.locus.gluster.virtcache.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.gluster.fixture.UserTranslator;
+import io.locus.gluster.gfapi.GlusterException;
+import io.locus.gluster.gfapi.GlusterFile;
+import io.locus.gluster.gfapi.GlusterVolume;
+import io.locus.gluster.virtcache.hotblock.HotBlockFilter;
+import io.locus.gluster.virtcache.hotblock.TranslatorStats;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.NoSuchElementException;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The client on two real volumes: the disk on one with the translator, the log on another. Hot reads leave the
+ * primary brick while redirected (its translator stops counting them), writes land in the log only, a client dropped
+ * mid-redirect loses nothing when the next one replays the journal and drains, and the disk ends equal to a plain copy.
+ */
+class VirtCacheClientIT {
+    static final int B = 65536;
+    static final int BLOCKS = 32;
+
+    private static io.locus.gluster.fixture.GlusterVolume primaryFixture;
+    private static io.locus.gluster.fixture.GlusterVolume logFixture;
+    private static GlusterVolume primary;
+    private static GlusterVolume logVolume;
+
+    @BeforeAll
+    static void startVolumes() throws Exception {
+        primaryFixture = io.locus.gluster.fixture.GlusterVolume.builder(Path.of("target", "gluster-it"))
+                .name("locus-vcc")
+                .userTranslator(UserTranslator.abovePosix("virtcache", Path.of("target", "xlator", "virtcache.so")))
+                .option("user.xlator.virtcache.count-writes", "off")
+                .start();
+        logFixture = io.locus.gluster.fixture.GlusterVolume.builder(Path.of("target", "gluster-it"))
+                .name("locus-vclog")
+                .start();
+        primary = GlusterVolume.connect(primaryFixture.server(), primaryFixture.name(), primaryFixture.gfapiLog());
+        logVolume = GlusterVolume.connect(logFixture.server(), logFixture.name(), logFixture.gfapiLog());
+    }
+
+    @AfterAll
+    static void stopVolumes() {
+        for (AutoCloseable c : new AutoCloseable[] {primary, logVolume, primaryFixture, logFixture}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                System.err.println("closing " + c + ": " + e);
+            }
+        }
+    }
+
+    @Test
+    void redirect_crash_replay_drain_endsEqualToAPlainCopy() throws Exception {
+        Random r = new Random(14);
+        byte[] model = new byte[BLOCKS * B];
+        r.nextBytes(model);
+        writeFile(primary, "/disk.img", model);
+
+        VirtCacheClient client = VirtCacheClient.open(primary, logVolume, "/disk.img", B);
+        assertEquals(RedirectState.NORMAL, client.state());
+        for (int round = 0; round < 3; round++) {
+            for (int b = 0; b < 8; b++) {
+                assertArrayEquals(slice(model, b * B, 4096), client.read((long) b * B, 4096));
+            }
+        }
+        rotate("/disk.img");
+        HotBlockFilter hot = client.refreshHotBlocks();
+        assertEquals(8, hot.inserted(), hot.toString());
+
+        // NORMAL: hot reads copy their blocks to the log.
+        for (int b = 0; b < 8; b++) {
+            client.read((long) b * B + 100, 100);
+        }
+        assertEquals(8, client.disk().loggedOnRead());
+        assertTrue(logFixture.brickOf("/disk.img.vclog") >= 0, "the shadow image is on the log volume's brick");
+        assertThrows(NoSuchElementException.class, () -> primaryFixture.brickOf("/disk.img.vclog"));
+
+        client.startRedirect();
+        assertEquals(8, client.warm(100));
+        assertEquals(RedirectState.REDIRECTED, client.state());
+        rotate("/disk.img");
+        // Hot reads no longer reach the primary brick; a cold one does.
+        for (int b = 0; b < 8; b++) {
+            assertArrayEquals(slice(model, b * B, B), client.read((long) b * B, B));
+        }
+        assertEquals(0, stats("/disk.img").windowReads(), "hot reads served by the log");
+        assertArrayEquals(slice(model, 20 * B, 4096), client.read(20L * B, 4096));
+        assertEquals(1, stats("/disk.img").windowReads(), "the cold read went to the primary");
+
+        // Writes land in the log only, and are read back at once.
+        byte[] before = readFile(primary, "/disk.img");
+        for (long off : new long[] {5L * B + 1000, 25L * B + 7, 31L * B + B - 10}) {
+            byte[] data = new byte[(int) Math.min(3000, model.length - off)];
+            r.nextBytes(data);
+            client.write(off, data);
+            System.arraycopy(data, 0, model, (int) off, data.length);
+            assertArrayEquals(data, client.read(off, data.length));
+        }
+        assertArrayEquals(before, readFile(primary, "/disk.img"), "the primary is untouched while redirected");
+        assertEquals(3, client.disk().dirtyBlocks());
+
+        // The client is dropped without close, as a killed process would be; a new one replays the journal.
+        VirtCacheClient next = VirtCacheClient.open(primary, logVolume, "/disk.img", B);
+        assertEquals(RedirectState.DRAINING, next.state(), "dirty blocks force a drain");
+        assertArrayEquals(model, next.read(0, model.length), "no acknowledged write lost");
+        while (next.state() == RedirectState.DRAINING) {
+            next.drain(1);
+        }
+        next.close();
+
+        writeFile(primary, "/plain.img", model);
+        assertEquals(sha256(readFile(primary, "/plain.img")), sha256(readFile(primary, "/disk.img")));
+        Path brickCopy = primaryFixture.bricks().get(0).resolve("disk.img");
+        assertArrayEquals(model, Files.readAllBytes(brickCopy), "the brick's file after draining");
+    }
+
+    @Test
+    void translatorBlockSizeMismatch_isRefusedWithBothSizes() throws Exception {
+        writeFile(primary, "/other.img", new byte[B]);
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> VirtCacheClient.open(primary, logVolume, "/other.img", 4096));
+        assertTrue(e.getMessage().contains("blocks of 65536 bytes (expected: 4096"), e.getMessage());
+        GlusterException missing =
+                assertThrows(GlusterException.class, () -> VirtCacheClient.open(primary, logVolume, "/missing.img", B));
+        assertEquals(GlusterException.ENOENT, missing.errno());
+        assertFalse(missing.getMessage().isEmpty());
+    }
+
+    private static TranslatorStats stats(String path) throws GlusterException {
+        return TranslatorStats.parse(primary.getxattr(path, TranslatorStats.XATTR));
+    }
+
+    private static void rotate(String path) throws GlusterException {
+        primary.setxattr(path, "trusted.virtcache.rotate", new byte[] {'1'});
+    }
+
+    private static void writeFile(GlusterVolume volume, String path, byte[] data) throws GlusterException {
+        try (GlusterFile f = volume.create(path)) {
+            f.write(0, data);
+            f.fsync();
+        }
+    }
+
+    private static byte[] readFile(GlusterVolume volume, String path) throws GlusterException {
+        try (GlusterFile f = volume.open(path, false)) {
+            return f.read(0, (int) f.stat().size());
+        }
+    }
+
+    private static byte[] slice(byte[] b, int off, int len) {
+        return Arrays.copyOfRange(b, off, off + len);
+    }
+
+    private static String sha256(byte[] b) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+    }
+}
