@@ -130,6 +130,74 @@ class VirtCacheClientIT {
     }
 
     @Test
+    void jvmKilledMidRedirect_losesNoAcknowledgedWrite() throws Exception {
+        int regionBytes = 3000;
+        int regions = (BLOCKS * B) / regionBytes;
+        writeFile(primary, "/killed.img", new byte[BLOCKS * B]);
+        Path childLog = primaryFixture.directory().resolve("redirected-writer-gfapi.log");
+        Path childErr = primaryFixture.directory().resolve("redirected-writer.err");
+        ProcessBuilder pb = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                RedirectedWriter.class.getName(),
+                primaryFixture.server(),
+                primaryFixture.name(),
+                logFixture.name(),
+                childLog.toString(),
+                "/killed.img",
+                Integer.toString(B),
+                Integer.toString(regionBytes),
+                Integer.toString(regions));
+        pb.redirectError(childErr.toFile());
+        Process child = pb.start();
+        int acked = -1;
+        try (java.io.BufferedReader out = new java.io.BufferedReader(
+                new java.io.InputStreamReader(child.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            String line;
+            while ((line = out.readLine()) != null && System.nanoTime() < deadline) {
+                if (line.startsWith("ACK ")) {
+                    acked = Integer.parseInt(line.substring(4));
+                    if (acked >= 40) {
+                        // Mid-stream: the next write is in flight or about to be.
+                        child.destroyForcibly();
+                        break;
+                    }
+                }
+            }
+            assertTrue(child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "child ended");
+        } finally {
+            child.destroyForcibly();
+        }
+        assertTrue(acked >= 40, "child acknowledged " + acked + " writes; its stderr: " + Files.readString(childErr));
+
+        VirtCacheClient next = VirtCacheClient.open(primary, logVolume, "/killed.img", B);
+        assertEquals(RedirectState.DRAINING, next.state(), "the killed client left dirty blocks");
+        for (int i = 0; i <= acked; i++) {
+            assertArrayEquals(
+                    RedirectedWriter.region(i, regionBytes),
+                    next.read((long) i * regionBytes, regionBytes),
+                    "acknowledged region " + i + " of " + acked);
+        }
+        // The write in flight may or may not have landed; nothing after it was ever written.
+        long untouched = (long) (acked + 2) * regionBytes;
+        assertArrayEquals(
+                new byte[(int) (BLOCKS * B - untouched)], next.read(untouched, (int) (BLOCKS * B - untouched)));
+        while (next.state() == RedirectState.DRAINING) {
+            next.drain(8);
+        }
+        byte[] drained = readFile(primary, "/killed.img");
+        for (int i = 0; i <= acked; i++) {
+            assertArrayEquals(
+                    RedirectedWriter.region(i, regionBytes),
+                    slice(drained, i * regionBytes, regionBytes),
+                    "region " + i + " on the primary after draining");
+        }
+        next.close();
+    }
+
+    @Test
     void translatorBlockSizeMismatch_isRefusedWithBothSizes() throws Exception {
         writeFile(primary, "/other.img", new byte[B]);
         IllegalArgumentException e = assertThrows(
