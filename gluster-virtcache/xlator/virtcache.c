@@ -41,6 +41,7 @@ enum gf_vc_mem_types_ {
     gf_vc_mt_file,
     gf_vc_mt_table,
     gf_vc_mt_value,
+    gf_vc_mt_local,
     gf_vc_mt_end
 };
 
@@ -69,6 +70,10 @@ typedef struct vc_file {
     uint64_t reads, writes, read_bytes, write_bytes;
     uint64_t window_reads, window_writes;
     uint64_t bloom_failures;
+    /* For the interference detector: every readv/writev, whether counted as an access or not, and how long the
+     * fops below took; "idle" ones were issued while nothing else was in flight on the brick, so they measure the
+     * device's service time without queueing. */
+    uint64_t ops, completed, latency_us, idle_completed, idle_latency_us;
 } vc_file_t;
 
 typedef struct {
@@ -80,7 +85,20 @@ typedef struct {
     uint64_t config_errors;
     uint64_t budget_used;
     vc_alloc_t alloc;
+    /* The brick's queue below this translator: fops in flight, and its integral over time, so that a reader can
+     * compute the average queue depth between two reads as delta(area) / delta(clock). */
+    pthread_mutex_t queue_lock;
+    uint64_t inflight;
+    uint64_t queue_area_us;
+    uint64_t queue_changed_us;
+    uint64_t clock_start_us;
 } vc_priv_t;
+
+typedef struct {
+    uint64_t start_us;
+    int idle;
+    vc_file_t *file;
+} vc_local_t;
 
 static void *vc_calloc(size_t n, size_t size) { return GF_CALLOC(n, size, gf_vc_mt_table); }
 static void vc_free(void *p) { GF_FREE(p); }
@@ -90,6 +108,29 @@ static uint64_t now_ms(clockid_t clock)
     struct timespec ts;
     clock_gettime(clock, &ts);
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Adds delta to the fops in flight; returns whether none was in flight before. */
+static int vc_queue_change(vc_priv_t *priv, int delta, uint64_t now)
+{
+    int was_idle;
+    pthread_mutex_lock(&priv->queue_lock);
+    priv->queue_area_us += priv->inflight * (now - priv->queue_changed_us);
+    priv->queue_changed_us = now;
+    was_idle = priv->inflight == 0;
+    if (delta > 0)
+        priv->inflight++;
+    else if (priv->inflight > 0)
+        priv->inflight--;
+    pthread_mutex_unlock(&priv->queue_lock);
+    return was_idle;
 }
 
 static const vc_config_t vc_defaults = {
@@ -247,45 +288,113 @@ static void vc_maybe_rotate(xlator_t *this, vc_priv_t *priv, vc_file_t *f, int f
     f->block_size = (uint32_t)cfg.block_size;
 }
 
-static void vc_account(xlator_t *this, fd_t *fd, off_t offset, uint64_t len, int is_write)
+/* Counts the fop on its file; returns the file (NULL if untracked). */
+static vc_file_t *vc_account(xlator_t *this, fd_t *fd, off_t offset, uint64_t len, int is_write)
 {
     vc_priv_t *priv = this->private;
     vc_file_t *f = NULL;
 
-    if (!priv || !fd || offset < 0)
-        return;
-    if (is_write && !__atomic_load_n(&priv->cfg.count_writes, __ATOMIC_RELAXED))
-        return;
+    if (!priv || !fd)
+        return NULL;
     f = vc_file_get(this, fd->inode);
     if (!f)
-        return;
+        return NULL;
     pthread_mutex_lock(&f->lock);
     vc_maybe_rotate(this, priv, f, 0);
-    if (is_write) {
-        f->writes++;
-        f->write_bytes += len;
-        f->window_writes++;
-    } else {
-        f->reads++;
-        f->read_bytes += len;
-        f->window_reads++;
+    f->ops++;
+    if (offset >= 0 && (!is_write || __atomic_load_n(&priv->cfg.count_writes, __ATOMIC_RELAXED))) {
+        if (is_write) {
+            f->writes++;
+            f->write_bytes += len;
+            f->window_writes++;
+        } else {
+            f->reads++;
+            f->read_bytes += len;
+            f->window_reads++;
+        }
+        vc_counter_add_range(&f->counter, &priv->alloc, (uint64_t)offset, len, f->block_size);
     }
-    vc_counter_add_range(&f->counter, &priv->alloc, (uint64_t)offset, len, f->block_size);
     pthread_mutex_unlock(&f->lock);
+    return f;
+}
+
+/* Starts timing a fop of file f; NULL (and the fop goes down untimed) without memory. */
+static vc_local_t *vc_start(xlator_t *this, vc_file_t *f)
+{
+    vc_local_t *local = NULL;
+    if (!f)
+        return NULL;
+    local = GF_CALLOC(1, sizeof(*local), gf_vc_mt_local);
+    if (!local)
+        return NULL;
+    local->file = f;
+    local->start_us = now_us();
+    local->idle = vc_queue_change(this->private, +1, local->start_us);
+    return local;
+}
+
+static void vc_finish(xlator_t *this, vc_local_t *local)
+{
+    uint64_t now = now_us();
+    uint64_t latency = now - local->start_us;
+    vc_file_t *f = local->file;
+    vc_queue_change(this->private, -1, now);
+    pthread_mutex_lock(&f->lock);
+    f->completed++;
+    f->latency_us += latency;
+    if (local->idle) {
+        f->idle_completed++;
+        f->idle_latency_us += latency;
+    }
+    pthread_mutex_unlock(&f->lock);
+    GF_FREE(local);
+}
+
+int32_t vc_readv_cbk(call_frame_t *frame, void *cookie, xlator_t *this, int32_t op_ret, int32_t op_errno,
+                     struct iovec *vector, int32_t count, struct iatt *stbuf, struct iobref *iobref, dict_t *xdata)
+{
+    vc_local_t *local = frame->local;
+    /* Ours to free: the frame's destructor would hand it to a memory pool it never came from. */
+    frame->local = NULL;
+    if (local)
+        vc_finish(this, local);
+    STACK_UNWIND_STRICT(readv, frame, op_ret, op_errno, vector, count, stbuf, iobref, xdata);
+    return 0;
+}
+
+int32_t vc_writev_cbk(call_frame_t *frame, void *cookie, xlator_t *this, int32_t op_ret, int32_t op_errno,
+                      struct iatt *prebuf, struct iatt *postbuf, dict_t *xdata)
+{
+    vc_local_t *local = frame->local;
+    frame->local = NULL;
+    if (local)
+        vc_finish(this, local);
+    STACK_UNWIND_STRICT(writev, frame, op_ret, op_errno, prebuf, postbuf, xdata);
+    return 0;
 }
 
 int32_t vc_readv(call_frame_t *frame, xlator_t *this, fd_t *fd, size_t size, off_t offset, uint32_t flags,
                  dict_t *xdata)
 {
-    vc_account(this, fd, offset, size, 0);
-    return default_readv(frame, this, fd, size, offset, flags, xdata);
+    vc_local_t *local = vc_start(this, vc_account(this, fd, offset, size, 0));
+    if (!local)
+        return default_readv(frame, this, fd, size, offset, flags, xdata);
+    frame->local = local;
+    STACK_WIND(frame, vc_readv_cbk, FIRST_CHILD(this), FIRST_CHILD(this)->fops->readv, fd, size, offset, flags,
+               xdata);
+    return 0;
 }
 
 int32_t vc_writev(call_frame_t *frame, xlator_t *this, fd_t *fd, struct iovec *vector, int32_t count, off_t offset,
                   uint32_t flags, struct iobref *iobref, dict_t *xdata)
 {
-    vc_account(this, fd, offset, vector ? iov_length(vector, count) : 0, 1);
-    return default_writev(frame, this, fd, vector, count, offset, flags, iobref, xdata);
+    vc_local_t *local = vc_start(this, vc_account(this, fd, offset, vector ? iov_length(vector, count) : 0, 1));
+    if (!local)
+        return default_writev(frame, this, fd, vector, count, offset, flags, iobref, xdata);
+    frame->local = local;
+    STACK_WIND(frame, vc_writev_cbk, FIRST_CHILD(this), FIRST_CHILD(this)->fops->writev, fd, vector, count, offset,
+               flags, iobref, xdata);
+    return 0;
 }
 
 /* Formats the stats value into buf; returns its length (without NUL), or -1 if it does not fit. */
@@ -294,6 +403,7 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
     vc_slot_t top[VC_TOP_LIST];
     uint32_t ntop = vc_counter_top(&f->counter, top, VC_TOP_LIST);
     uint64_t files, untracked, budget, config_errors;
+    uint64_t inflight, area, clock;
     vc_config_t cfg;
     size_t len = 0;
     int n;
@@ -305,6 +415,16 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
     cfg = priv->cfg;
     pthread_mutex_unlock(&priv->lock);
     budget = __atomic_load_n(&priv->budget_used, __ATOMIC_RELAXED);
+    {
+        uint64_t now = now_us();
+        pthread_mutex_lock(&priv->queue_lock);
+        priv->queue_area_us += priv->inflight * (now - priv->queue_changed_us);
+        priv->queue_changed_us = now;
+        inflight = priv->inflight;
+        area = priv->queue_area_us;
+        clock = now - priv->clock_start_us;
+        pthread_mutex_unlock(&priv->queue_lock);
+    }
 
     n = snprintf(buf, cap,
                  "version=1\nblock_size=%" PRIu32 "\nepoch=%" PRIu64 "\nwindow_start_ms=%" PRIu64
@@ -317,7 +437,9 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
                  "\nconfig_window_s=%" PRIu64 "\nconfig_top_n=%" PRIu64 "\nconfig_bloom_fpr=%g"
                  "\nconfig_max_blocks_per_file=%" PRIu64 "\nconfig_max_files=%" PRIu64
                  "\nconfig_memory_limit=%" PRIu64 "\nconfig_max_filter_size=%" PRIu64 "\nconfig_count_writes=%d"
-                 "\ntop=",
+                 "\nops=%" PRIu64 "\ncompleted=%" PRIu64 "\nlatency_us=%" PRIu64 "\nidle_completed=%" PRIu64
+                 "\nidle_latency_us=%" PRIu64 "\nbrick_inflight=%" PRIu64 "\nbrick_queue_area_us=%" PRIu64
+                 "\nbrick_clock_us=%" PRIu64 "\ntop=",
                  f->block_size, f->epoch, f->window_start_real_ms, f->reads, f->writes, f->read_bytes,
                  f->write_bytes, f->window_reads, f->window_writes, f->counter.used, f->counter.evictions,
                  f->counter.skipped_blocks, f->counter.cap, f->bloom.bits ? f->bloom.epoch : 0,
@@ -325,7 +447,8 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
                  f->bloom.bits ? (unsigned)f->bloom.k : 0u, f->bloom_failures, files, untracked, budget,
                  config_errors, cfg.block_size, cfg.window_s, top_n_of(&cfg), cfg.bloom_fpr,
                  cfg.max_blocks_per_file, cfg.max_files, cfg.memory_limit, cfg.max_filter_size,
-                 cfg.count_writes ? 1 : 0);
+                 cfg.count_writes ? 1 : 0, f->ops, f->completed, f->latency_us, f->idle_completed,
+                 f->idle_latency_us, inflight, area, clock);
     if (n < 0 || (size_t)n >= cap)
         return -1;
     len = (size_t)n;
@@ -613,6 +736,13 @@ int32_t vc_init(xlator_t *this)
         GF_FREE(priv);
         return -1;
     }
+    if (pthread_mutex_init(&priv->queue_lock, NULL) != 0) {
+        pthread_mutex_destroy(&priv->lock);
+        GF_FREE(priv);
+        return -1;
+    }
+    priv->clock_start_us = now_us();
+    priv->queue_changed_us = priv->clock_start_us;
     if (vc_read_options(this, this->options, &cfg, 1) != 0) {
         /* A bad value must not keep the brick from serving: log it, count it, use the defaults. */
         gf_log(this->name, GF_LOG_ERROR, "invalid virtcache option; using the defaults");
@@ -662,6 +792,7 @@ void vc_fini(xlator_t *this)
     while (priv->files)
         vc_file_destroy(priv, priv->files);
     this->private = NULL;
+    pthread_mutex_destroy(&priv->queue_lock);
     pthread_mutex_destroy(&priv->lock);
     GF_FREE(priv);
 }

@@ -9,6 +9,7 @@ import io.locus.gluster.fixture.GlusterVolume;
 import io.locus.gluster.fixture.UserTranslator;
 import io.locus.gluster.gfapi.GlusterException;
 import io.locus.gluster.gfapi.GlusterFile;
+import io.locus.gluster.virtcache.detector.LoadSampler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -92,6 +93,7 @@ class VirtCacheTranslatorIT {
         String path = "/counts.bin";
         writeFile(path, new byte[4 << 20]);
         rotate(path);
+        TranslatorStats before = stats(path);
         try (GlusterFile f = client.open(path, false)) {
             for (int i = 0; i < 5; i++) {
                 f.read(3 * 65536 + 100, 10);
@@ -112,6 +114,19 @@ class VirtCacheTranslatorIT {
         assertEquals(5, s.number("window_blocks"), "distinct blocks: " + s);
         assertEquals(new TranslatorStats.BlockCount(3, 5), s.top().get(0), "hottest first: " + s);
         assertEquals(5 * 10 + 4 * KIB + 2 * 128 * KIB, s.number("read_bytes"), s.toString());
+
+        // What the interference detector is fed: every fop is seen and timed, none is left in flight.
+        assertEquals(8, s.number("ops") - before.number("ops"), s.toString());
+        assertEquals(8, s.number("completed") - before.number("completed"), s.toString());
+        assertTrue(s.number("latency_us") > before.number("latency_us"), s.toString());
+        assertTrue(s.number("idle_completed") > before.number("idle_completed"), "reads one at a time run idle");
+        assertEquals(0, s.number("brick_inflight"), s.toString());
+        LoadSampler sampler = new LoadSampler();
+        sampler.next(before, 0);
+        LoadSampler.Interval interval = sampler.next(s, 0);
+        assertTrue(interval.sample().arrivalsPerSecond() > 0, interval.toString());
+        assertTrue(interval.sample().deviceSeconds() > 0, interval.toString());
+        assertTrue(interval.averageQueueDepth() >= 0 && interval.averageQueueDepth() <= 1, interval.toString());
     }
 
     @Test
