@@ -134,6 +134,56 @@ public final class VirtCacheClient implements AutoCloseable {
         }
     }
 
+    /**
+     * What the journal of {@code path} on {@code logVolume} says, without opening the disk: how many blocks the log
+     * holds and how many of them are newer than the primary (a client that died while redirected leaves these).
+     *
+     * @return null if the disk has no journal on that volume
+     */
+    public static JournalSummary inspect(GlusterVolume logVolume, String path) throws IOException {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        GlusterFile journal;
+        try {
+            journal = logVolume.open("/" + name + ".vcmap", false);
+        } catch (GlusterException e) {
+            if (e.errno() == GlusterException.ENOENT) {
+                return null;
+            }
+            throw e;
+        }
+        try (journal) {
+            byte[] all = journal.read(0, Math.toIntExact(journal.stat().size()));
+            BlockMap map = BlockMap.replay(new ReadOnlyJournal(all));
+            int logged = 0;
+            for (long ignored : map.blocks()) {
+                logged++;
+            }
+            return new JournalSummary(all.length / BlockMap.RECORD_BYTES, logged, map.dirtyCount());
+        }
+    }
+
+    /** A disk's journal: records, blocks the log holds, blocks newer there than on the primary. */
+    public record JournalSummary(long records, int loggedBlocks, int dirtyBlocks) {}
+
+    /** Replays without changing anything (a torn tail is left for the disk's next real open to cut). */
+    private record ReadOnlyJournal(byte[] bytes) implements Journal {
+        @Override
+        public void append(byte[] record) {
+            throw new UnsupportedOperationException("read-only journal");
+        }
+
+        @Override
+        public void sync() {}
+
+        @Override
+        public byte[] readAll() {
+            return bytes;
+        }
+
+        @Override
+        public void truncate(long length) {}
+    }
+
     private static GlusterFile openOrCreate(GlusterVolume volume, String path) throws GlusterException {
         try {
             return volume.open(path, true);

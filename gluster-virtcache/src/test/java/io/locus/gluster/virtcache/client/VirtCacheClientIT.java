@@ -198,6 +198,62 @@ class VirtCacheClientIT {
     }
 
     @Test
+    void cli_showsHotBlocksAndTheJournal() throws Exception {
+        writeFile(primary, "/cli.img", new byte[BLOCKS * B]);
+        try (GlusterFile f = primary.open("/cli.img", false)) {
+            for (int i = 0; i < 3; i++) {
+                f.read(7L * B, 4096);
+            }
+            f.read(9L * B, 4096);
+        }
+        String[] where = {"--server", primaryFixture.server(), "--volume", primaryFixture.name(), "--file", "/cli.img"};
+        Cli hot = cli(concat(new String[] {"hot", "--json"}, where));
+        assertEquals(0, hot.code, hot.err);
+        assertTrue(hot.out.contains("\"window_reads\":4"), hot.out);
+        assertTrue(hot.out.contains("\"top\":[{") && hot.out.contains("\"block\":7"), hot.out);
+        assertTrue(hot.out.contains("\"filter\":{\"epoch\":"), hot.out);
+        Cli text = cli(concat(new String[] {"hot"}, where));
+        assertTrue(text.out.contains("hottest blocks now (block:count): 7:3,9:1"), text.out);
+
+        VirtCacheClient client = VirtCacheClient.open(primary, logVolume, "/cli.img", B);
+        client.startRedirect();
+        client.write(3L * B, new byte[] {1, 2, 3});
+        client.close();
+        Cli status = cli(concat(new String[] {"status", "--json", "--log-volume", logFixture.name()}, where));
+        assertEquals(0, status.code, status.err);
+        assertTrue(status.out.contains("\"state\":\"normal\""), status.out);
+        assertTrue(
+                status.out.contains("\"dirtyBlocks\":1") && status.out.contains("\"nextOpen\":\"DRAINING\""),
+                status.out);
+
+        Cli missing = cli(
+                "hot", "--server", primaryFixture.server(), "--volume", primaryFixture.name(), "--file", "/nope.img");
+        assertEquals(1, missing.code);
+        assertTrue(missing.err.contains("glfs_open(/nope.img)") && missing.err.contains("errno 2"), missing.err);
+        Cli usage = cli("hot", "--file", "/cli.img");
+        assertEquals(2, usage.code);
+        assertTrue(usage.err.contains("--volume"), usage.err);
+    }
+
+    private record Cli(int code, String out, String err) {}
+
+    private static Cli cli(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cl = io.locus.gluster.virtcache.cli.VirtCacheCommand.commandLine();
+        cl.setOut(new java.io.PrintWriter(out, true));
+        cl.setErr(new java.io.PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Cli(code, out.toString(), err.toString());
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    @Test
     void translatorBlockSizeMismatch_isRefusedWithBothSizes() throws Exception {
         writeFile(primary, "/other.img", new byte[B]);
         IllegalArgumentException e = assertThrows(
