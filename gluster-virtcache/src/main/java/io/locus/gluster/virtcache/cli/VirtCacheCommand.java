@@ -14,14 +14,15 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "locus-virtcache 0.1.0",
         description = "VirtCache for GlusterFS: hot blocks and state of virtual disk files.",
-        subcommands = {HotCommand.class, StatusCommand.class})
+        subcommands = {HotCommand.class, StatusCommand.class, ReplayCommand.class})
 public final class VirtCacheCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command (expected: hot or status)");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "missing command (expected: hot, status or replay)");
     }
 
     public static void main(String[] args) {

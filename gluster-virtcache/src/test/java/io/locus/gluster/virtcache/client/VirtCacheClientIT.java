@@ -235,6 +235,43 @@ class VirtCacheClientIT {
         assertTrue(usage.err.contains("--volume"), usage.err);
     }
 
+    @Test
+    void cli_replaysTheTrace_withAndWithoutVirtCache_toTheSameBytes() throws Exception {
+        String trace = Path.of(System.getProperty("locus.data.dir"), "cloudphysics", "cloudPhysicsIO.csv")
+                .toString();
+        String[] common = {
+            "replay",
+            "--json",
+            "--no-progress",
+            "--server",
+            primaryFixture.server(),
+            "--volume",
+            primaryFixture.name(),
+            "--trace",
+            trace,
+            "--limit",
+            "1500",
+            "--disk-size",
+            Long.toString(64L << 20)
+        };
+        Cli off = cli(concat(common, new String[] {"--file", "/replay-off.img", "--virtcache", "off"}));
+        assertEquals(0, off.code, off.err);
+        assertTrue(off.out.contains("\"requests\":1500") && off.out.contains("\"virtcache\":\"off\""), off.out);
+        Cli on = cli(concat(common, new String[] {
+            "--file", "/replay-on.img", "--virtcache", "on", "--log-volume", logFixture.name(), "--redirect"
+        }));
+        assertEquals(0, on.code, on.err);
+        assertTrue(on.out.contains("\"requests\":1500") && on.out.contains("\"redirected\":true"), on.out);
+        assertTrue(on.out.contains("\"drainedBlocks\":") && !on.out.contains("\"writesToLog\":0,"), on.out);
+        assertEquals(
+                sha256(readFile(primary, "/replay-off.img")),
+                sha256(readFile(primary, "/replay-on.img")),
+                "a replay through VirtCache, redirected and drained, leaves the same disk as plain libgfapi");
+        Cli noLog = cli(concat(common, new String[] {"--file", "/x.img"}));
+        assertEquals(2, noLog.code);
+        assertTrue(noLog.err.contains("--virtcache on needs --log-volume"), noLog.err);
+    }
+
     private record Cli(int code, String out, String err) {}
 
     private static Cli cli(String... args) {
