@@ -85,6 +85,11 @@ public final class VirtCacheClient implements AutoCloseable {
         disk.flush();
     }
 
+    /** The disk's size: the primary file's. */
+    public long size() throws IOException {
+        return primaryFile.stat().size();
+    }
+
     public RedirectState state() {
         return disk.state();
     }

@@ -272,6 +272,82 @@ class VirtCacheClientIT {
         assertTrue(noLog.err.contains("--virtcache on needs --log-volume"), noLog.err);
     }
 
+    @Test
+    void nbdExport_qemuIoRoundTrips_inEveryClientState() throws Exception {
+        int size = 8 << 20;
+        writeFile(primary, "/nbd.img", new byte[size]);
+        io.locus.gluster.virtcache.cli.VirtCacheCommand.Serving serving =
+                io.locus.gluster.virtcache.cli.VirtCacheCommand.serveInBackground(
+                        "--server",
+                        primaryFixture.server(),
+                        "--volume",
+                        primaryFixture.name(),
+                        "--file",
+                        "/nbd.img",
+                        "--log-volume",
+                        logFixture.name(),
+                        "--port",
+                        "0");
+        try {
+            int port = serving.port();
+            VirtCacheClient client = serving.client();
+            qemuIo(port, "read 0 64k", "read 0 64k", "read 1m 64k", "read 1m 64k");
+            rotate("/nbd.img");
+            client.refreshHotBlocks();
+
+            assertEquals(RedirectState.NORMAL, client.state());
+            qemuIo(port, "write -P 0x11 0 64k", "read -P 0x11 0 64k");
+            client.startRedirect();
+            qemuIo(port, "write -P 0x22 1m 64k", "read -P 0x22 1m 64k", "read -P 0x11 0 64k");
+            client.warm(Integer.MAX_VALUE);
+            assertEquals(RedirectState.REDIRECTED, client.state());
+            qemuIo(port, "write -P 0x33 2m 4k", "read -P 0x33 2m 4k", "read -P 0x22 1m 64k", "flush");
+            assertTrue(client.disk().writesToLog() >= 2, "redirected writes went to the log");
+            client.endRedirect();
+            qemuIo(
+                    port,
+                    "write -P 0x44 3m 4k",
+                    "write -P 0x55 1m 4k",
+                    "read -P 0x55 1m 4k",
+                    "read -P 0x22 1052672 61440",
+                    "read -P 0x33 2m 4k");
+            while (client.state() == RedirectState.DRAINING) {
+                client.drain(2);
+            }
+            qemuIo(
+                    port,
+                    "read -P 0x11 0 64k",
+                    "read -P 0x55 1m 4k",
+                    "read -P 0x22 1052672 61440",
+                    "read -P 0x33 2m 4k",
+                    "read -P 0x44 3m 4k",
+                    "read -P 0 4m 64k");
+        } finally {
+            serving.stop();
+        }
+        byte[] disk = readFile(primary, "/nbd.img");
+        assertEquals(size, disk.length);
+        assertEquals(0x11, disk[0] & 0xff);
+        assertEquals(0x55, disk[1 << 20] & 0xff);
+        assertEquals(0x22, disk[(1 << 20) + 4096] & 0xff);
+        assertEquals(0x33, disk[2 << 20] & 0xff);
+        assertEquals(0x44, disk[3 << 20] & 0xff);
+    }
+
+    private static void qemuIo(int port, String... commands) throws Exception {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("qemu-io", "-f", "raw"));
+        for (String c : commands) {
+            cmd.add("-c");
+            cmd.add(c);
+        }
+        cmd.add("nbd://127.0.0.1:" + port);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), out);
+        assertEquals(0, p.exitValue(), String.join(" | ", commands) + ":\n" + out);
+        assertFalse(out.contains("failed") || out.contains("error"), String.join(" | ", commands) + ":\n" + out);
+    }
+
     private record Cli(int code, String out, String err) {}
 
     private static Cli cli(String... args) {
