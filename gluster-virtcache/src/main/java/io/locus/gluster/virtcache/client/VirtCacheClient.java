@@ -1,0 +1,209 @@
+package io.locus.gluster.virtcache.client;
+
+import io.locus.gluster.gfapi.GlusterException;
+import io.locus.gluster.gfapi.GlusterFile;
+import io.locus.gluster.gfapi.GlusterVolume;
+import io.locus.gluster.virtcache.hotblock.HotBlockFilter;
+import java.io.IOException;
+import java.util.Objects;
+
+/**
+ * A virtual disk file on a Gluster volume used through VirtCache: a {@link RedirectingDisk} whose primary is the file,
+ * whose log is a shadow image {@code /<name>.vclog} and journal {@code /<name>.vcmap} on the log volume (bricks on
+ * other servers), and whose hot blocks come from the {@code virtcache} translator's filter of the file.
+ *
+ * <p>The redirect decision is the caller's ({@link #startRedirect}, {@link #endRedirect}); so is the schedule of
+ * {@link #refreshHotBlocks()}, {@link #warm} and {@link #drain}. Thread-safe.
+ */
+public final class VirtCacheClient implements AutoCloseable {
+    private final GlusterFile primaryFile;
+    private final GlusterFile logFile;
+    private final GlusterFile journalFile;
+    private final RedirectingDisk disk;
+    private volatile HotBlockFilter filter;
+
+    private VirtCacheClient(
+            GlusterFile primaryFile, GlusterFile logFile, GlusterFile journalFile, RedirectingDisk disk) {
+        this.primaryFile = primaryFile;
+        this.logFile = logFile;
+        this.journalFile = journalFile;
+        this.disk = disk;
+    }
+
+    /**
+     * Opens {@code path} on {@code primary} with its log on {@code logVolume}, replaying the journal a previous client
+     * left (it then starts DRAINING if blocks were still dirty), and reads the current filter.
+     *
+     * @param blockSize must equal the translator's {@code block-size} (a power of two)
+     * @throws IllegalArgumentException if the translator's filter uses another block size
+     */
+    public static VirtCacheClient open(GlusterVolume primary, GlusterVolume logVolume, String path, int blockSize)
+            throws IOException {
+        Objects.requireNonNull(path, "path");
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("disk path \"" + path + "\" (expected: a file, e.g. /vm1.img)");
+        }
+        GlusterFile p = primary.open(path, true);
+        GlusterFile log = openOrCreate(logVolume, "/" + name + ".vclog");
+        GlusterFile journal = openOrCreate(logVolume, "/" + name + ".vcmap");
+        HotBlockFilter filter = HotBlockFilter.read(p::getxattr);
+        checkBlockSize(filter, blockSize, path);
+        RedirectingDisk disk = RedirectingDisk.open(
+                new GlusterBlockStore(p),
+                new GlusterBlockStore(log),
+                new GlusterJournal(journal),
+                blockSize,
+                filter::mightContain);
+        VirtCacheClient c = new VirtCacheClient(p, log, journal, disk);
+        c.filter = filter;
+        return c;
+    }
+
+    /** Reads the translator's current filter of the file (after each of its windows). */
+    public HotBlockFilter refreshHotBlocks() throws IOException {
+        HotBlockFilter f = HotBlockFilter.read(primaryFile::getxattr);
+        checkBlockSize(f, filter.blockSize(), primaryFile.path());
+        filter = f;
+        disk.setHotBlocks(f::mightContain);
+        return f;
+    }
+
+    public HotBlockFilter hotBlocks() {
+        return filter;
+    }
+
+    public byte[] read(long offset, int length) throws IOException {
+        return disk.read(offset, length);
+    }
+
+    public void write(long offset, byte[] data) throws IOException {
+        disk.write(offset, data);
+    }
+
+    public void flush() throws IOException {
+        disk.flush();
+    }
+
+    /** The disk's size: the primary file's. */
+    public long size() throws IOException {
+        return primaryFile.stat().size();
+    }
+
+    public RedirectState state() {
+        return disk.state();
+    }
+
+    public RedirectingDisk disk() {
+        return disk;
+    }
+
+    public void startRedirect() {
+        disk.startRedirect();
+    }
+
+    public int warm(int maxBlocks) throws IOException {
+        return disk.warm(maxBlocks);
+    }
+
+    public void endRedirect() {
+        disk.endRedirect();
+    }
+
+    public int drain(int maxBlocks) throws IOException {
+        return disk.drain(maxBlocks);
+    }
+
+    /** Flushes and closes the three files (the volumes stay open: they are the caller's). */
+    @Override
+    public void close() throws IOException {
+        IOException failure = null;
+        try {
+            disk.flush();
+        } catch (IOException e) {
+            failure = e;
+        }
+        for (GlusterFile f : new GlusterFile[] {primaryFile, logFile, journalFile}) {
+            try {
+                f.close();
+            } catch (GlusterException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * What the journal of {@code path} on {@code logVolume} says, without opening the disk: how many blocks the log
+     * holds and how many of them are newer than the primary (a client that died while redirected leaves these).
+     *
+     * @return null if the disk has no journal on that volume
+     */
+    public static JournalSummary inspect(GlusterVolume logVolume, String path) throws IOException {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        GlusterFile journal;
+        try {
+            journal = logVolume.open("/" + name + ".vcmap", false);
+        } catch (GlusterException e) {
+            if (e.errno() == GlusterException.ENOENT) {
+                return null;
+            }
+            throw e;
+        }
+        try (journal) {
+            byte[] all = journal.read(0, Math.toIntExact(journal.stat().size()));
+            BlockMap map = BlockMap.replay(new ReadOnlyJournal(all));
+            int logged = 0;
+            for (long ignored : map.blocks()) {
+                logged++;
+            }
+            return new JournalSummary(all.length / BlockMap.RECORD_BYTES, logged, map.dirtyCount());
+        }
+    }
+
+    /** A disk's journal: records, blocks the log holds, blocks newer there than on the primary. */
+    public record JournalSummary(long records, int loggedBlocks, int dirtyBlocks) {}
+
+    /** Replays without changing anything (a torn tail is left for the disk's next real open to cut). */
+    private record ReadOnlyJournal(byte[] bytes) implements Journal {
+        @Override
+        public void append(byte[] record) {
+            throw new UnsupportedOperationException("read-only journal");
+        }
+
+        @Override
+        public void sync() {}
+
+        @Override
+        public byte[] readAll() {
+            return bytes;
+        }
+
+        @Override
+        public void truncate(long length) {}
+    }
+
+    private static GlusterFile openOrCreate(GlusterVolume volume, String path) throws GlusterException {
+        try {
+            return volume.open(path, true);
+        } catch (GlusterException e) {
+            if (e.errno() != GlusterException.ENOENT) {
+                throw e;
+            }
+            return volume.create(path);
+        }
+    }
+
+    private static void checkBlockSize(HotBlockFilter f, int blockSize, String path) {
+        if (f.blockSize() != blockSize) {
+            throw new IllegalArgumentException("the translator counts " + path + " in blocks of " + f.blockSize()
+                    + " bytes (expected: " + blockSize + ", the client's block size)");
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.locus.gluster.virtcache.replay;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Random;
+import java.util.function.LongConsumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Replays trace requests one after the other (closed loop: the next starts when the previous returned) against a
+ * disk, and records each request's latency. Written bytes are a function of the request's trace line, so two replays
+ * of one trace leave equal disks.
+ */
+public final class Replayer {
+    /** Where the requests go. */
+    public interface Disk {
+        byte[] read(long offset, int length) throws IOException;
+
+        void write(long offset, byte[] data) throws IOException;
+    }
+
+    /** A replay's outcome; latencies in microseconds. */
+    public record Result(
+            long requests,
+            long reads,
+            long writes,
+            long bytes,
+            double seconds,
+            long p50Micros,
+            long p90Micros,
+            long p99Micros,
+            long maxMicros) {
+        public double requestsPerSecond() {
+            return seconds == 0 ? 0 : requests / seconds;
+        }
+
+        public double megabytesPerSecond() {
+            return seconds == 0 ? 0 : bytes / 1e6 / seconds;
+        }
+    }
+
+    private Replayer() {}
+
+    /** The bytes a write of trace line {@code line} writes. */
+    public static byte[] dataOf(TraceRequest r) {
+        byte[] data = new byte[r.size()];
+        new Random(r.line()).nextBytes(data);
+        return data;
+    }
+
+    /** Replays {@code requests}, calling {@code progress} with the count done after each. */
+    public static Result run(List<TraceRequest> requests, Disk disk, LongConsumer progress) throws IOException {
+        Histogram h = new Histogram(3_600_000_000L, 3);
+        long reads = 0;
+        long writes = 0;
+        long bytes = 0;
+        long t0 = System.nanoTime();
+        long done = 0;
+        for (TraceRequest r : requests) {
+            long start = System.nanoTime();
+            if (r.write()) {
+                disk.write(r.offset(), dataOf(r));
+                writes++;
+            } else {
+                disk.read(r.offset(), r.size());
+                reads++;
+            }
+            h.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
+            bytes += r.size();
+            progress.accept(++done);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return new Result(
+                requests.size(),
+                reads,
+                writes,
+                bytes,
+                seconds,
+                h.getValueAtPercentile(50),
+                h.getValueAtPercentile(90),
+                h.getValueAtPercentile(99),
+                h.getMaxValue());
+    }
+}

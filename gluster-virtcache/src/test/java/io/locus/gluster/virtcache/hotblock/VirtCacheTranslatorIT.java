@@ -1,0 +1,406 @@
+package io.locus.gluster.virtcache.hotblock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.gluster.fixture.GlusterVolume;
+import io.locus.gluster.fixture.UserTranslator;
+import io.locus.gluster.gfapi.GlusterException;
+import io.locus.gluster.gfapi.GlusterFile;
+import io.locus.gluster.virtcache.detector.LoadSampler;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The {@code virtcache} translator built by this module, loaded into a real brick above posix: its counts, its
+ * filter, its options applied live, and its answers to hostile xattr names and values. The last test reads the brick
+ * log for a crash. Each test uses its own file and sets the options it depends on, so the order of the others does
+ * not matter.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class VirtCacheTranslatorIT {
+    static final Path LIBRARY = Path.of("target", "xlator", "virtcache.so");
+    static final String OPT = "user.xlator.virtcache.";
+    static final int ENODATA = 61;
+    static final int EPERM = 1;
+    static final int KIB = 1024;
+
+    private static GlusterVolume volume;
+    private static io.locus.gluster.gfapi.GlusterVolume client;
+    private static long brickPid;
+
+    @BeforeAll
+    static void startVolume() throws Exception {
+        volume = GlusterVolume.builder(Path.of("target", "gluster-it"))
+                .name("locus-vc")
+                .userTranslator(UserTranslator.abovePosix("virtcache", LIBRARY))
+                .option(OPT + "count-writes", "off")
+                .start();
+        client = io.locus.gluster.gfapi.GlusterVolume.connect(volume.server(), volume.name(), volume.gfapiLog());
+        brickPid = volume.brickPids().get(0);
+    }
+
+    @AfterAll
+    static void stopVolume() {
+        if (client != null) {
+            client.close();
+        }
+        if (volume != null) {
+            volume.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void translatorSitsAbovePosix_andLogsItsConfiguration() throws IOException {
+        String volfile = volume.brickVolfile(0);
+        assertTrue(
+                Pattern.compile("volume locus-vc-virtcache\\s+type user/virtcache\\s+(?:option .*\\s+)*"
+                                + "subvolumes locus-vc-posix\\s+end-volume")
+                        .matcher(volfile)
+                        .find(),
+                volfile);
+        assertTrue(brickLog().contains("virtcache loaded: block-size=65536 window=600s"), "brick log: " + brickLog());
+        String probe = "/loaded.bin";
+        writeFile(probe, new byte[1]);
+        TranslatorStats s = stats(probe);
+        assertEquals("0", s.get("config_count_writes"), "the option given at volume start applies: " + s);
+        assertEquals(0, s.number("brick_config_errors"), s.toString());
+    }
+
+    @Test
+    @Order(2)
+    void countsEqualTheReadsIssued() throws Exception {
+        configure(Map.of("block-size", "65536", "count-writes", "off"), "config_block_size", "65536");
+        String path = "/counts.bin";
+        writeFile(path, new byte[4 << 20]);
+        rotate(path);
+        TranslatorStats before = stats(path);
+        try (GlusterFile f = client.open(path, false)) {
+            for (int i = 0; i < 5; i++) {
+                f.read(3 * 65536 + 100, 10);
+            }
+            f.read(10 * 65536, 4 * KIB);
+            // 128 KiB from the middle of block 20: blocks 20, 21 and 22.
+            f.read(20 * 65536 + 32 * KIB, 128 * KIB);
+            f.read(20 * 65536 + 32 * KIB, 128 * KIB);
+        }
+        TranslatorStats s = stats(path);
+        assertEquals(8, s.windowReads(), s.toString());
+        assertEquals(0, s.number("window_writes"), "count-writes off: " + s);
+        assertEquals(5, s.countOf(3), s.toString());
+        assertEquals(1, s.countOf(10), s.toString());
+        assertEquals(2, s.countOf(20), s.toString());
+        assertEquals(2, s.countOf(21), s.toString());
+        assertEquals(2, s.countOf(22), s.toString());
+        assertEquals(5, s.number("window_blocks"), "distinct blocks: " + s);
+        assertEquals(new TranslatorStats.BlockCount(3, 5), s.top().get(0), "hottest first: " + s);
+        assertEquals(5 * 10 + 4 * KIB + 2 * 128 * KIB, s.number("read_bytes"), s.toString());
+
+        // What the interference detector is fed: every fop is seen and timed, none is left in flight.
+        assertEquals(8, s.number("ops") - before.number("ops"), s.toString());
+        assertEquals(8, s.number("completed") - before.number("completed"), s.toString());
+        assertTrue(s.number("latency_us") > before.number("latency_us"), s.toString());
+        assertTrue(s.number("idle_completed") > before.number("idle_completed"), "reads one at a time run idle");
+        assertEquals(0, s.number("brick_inflight"), s.toString());
+        LoadSampler sampler = new LoadSampler();
+        sampler.next(before, 0);
+        LoadSampler.Interval interval = sampler.next(s, 0);
+        assertTrue(interval.sample().arrivalsPerSecond() > 0, interval.toString());
+        assertTrue(interval.sample().deviceSeconds() > 0, interval.toString());
+        assertTrue(interval.averageQueueDepth() >= 0 && interval.averageQueueDepth() <= 1, interval.toString());
+    }
+
+    @Test
+    @Order(3)
+    void writesAreCounted_whenCountWritesIsOnLive() throws Exception {
+        configure(Map.of("block-size", "65536", "count-writes", "on"), "config_count_writes", "1");
+        String path = "/writes.bin";
+        writeFile(path, new byte[256 * KIB]);
+        rotate(path);
+        try (GlusterFile f = client.open(path, true)) {
+            f.write(2 * 65536, new byte[100]);
+            f.write(2 * 65536 + 200, new byte[100]);
+        }
+        TranslatorStats s = stats(path);
+        assertEquals(2, s.number("window_writes"), s.toString());
+        assertEquals(2, s.countOf(2), s.toString());
+        configure(Map.of("count-writes", "off"), "config_count_writes", "0");
+    }
+
+    @Test
+    @Order(4)
+    void filterHoldsTheHotBlocks_withinItsFalsePositiveRate() throws Exception {
+        configure(
+                Map.of("block-size", "65536", "top-n", "200", "bloom-fpr", "0.01", "count-writes", "off"),
+                "config_top_n",
+                "200");
+        String path = "/bloom.bin";
+        writeFile(path, new byte[1000 * 65536]);
+        rotate(path);
+        List<Long> hot = new ArrayList<>();
+        List<Long> cold = new ArrayList<>();
+        for (long b = 0; b < 1000; b++) {
+            (b % 5 == 0 ? hot : cold).add(b);
+        }
+        try (GlusterFile f = client.open(path, false)) {
+            for (int r = 0; r < 3; r++) {
+                for (long b : hot) {
+                    f.read(b * 65536, 4 * KIB);
+                }
+            }
+            for (long b : cold.subList(0, 400)) {
+                f.read(b * 65536, 4 * KIB);
+            }
+        }
+        assertEquals(1000, stats(path).windowReads());
+        rotate(path);
+        HotBlockFilter filter = HotBlockFilter.read(name -> client.getxattr(path, name));
+        assertEquals(200, filter.inserted(), filter.toString());
+        assertEquals(65536, filter.blockSize());
+        for (long b : hot) {
+            assertTrue(filter.mightContain(b), "hot block " + b + " in " + filter);
+        }
+        double rate = falsePositiveRate(filter);
+        assertTrue(rate < 0.015, "false-positive rate " + rate + " for a target of 0.01, " + filter);
+        TranslatorStats after = stats(path);
+        assertEquals(0, after.windowReads(), "a new window starts empty: " + after);
+        assertEquals(filter.epoch(), after.number("bloom_epoch"));
+
+        // An injected 30% rate: the filter still holds every hot block, and is as wrong as asked.
+        configure(Map.of("bloom-fpr", "0.3"), "config_bloom_fpr", "0.3");
+        try (GlusterFile f = client.open(path, false)) {
+            for (long b : hot) {
+                f.read(b * 65536, 4 * KIB);
+            }
+        }
+        rotate(path);
+        HotBlockFilter loose = HotBlockFilter.read(name -> client.getxattr(path, name));
+        for (long b : hot) {
+            assertTrue(loose.mightContain(b), "hot block " + b + " in " + loose);
+        }
+        double looseRate = falsePositiveRate(loose);
+        assertTrue(looseRate > 0.2 && looseRate < 0.4, "false-positive rate " + looseRate + " for 0.3, " + loose);
+        configure(Map.of("bloom-fpr", "0.01", "top-n", "0"), "config_bloom_fpr", "0.01");
+    }
+
+    @Test
+    @Order(5)
+    void largeFilter_isServedInChunks() throws Exception {
+        configure(
+                Map.of("block-size", "512", "bloom-fpr", "0.0001", "top-n", "0", "count-writes", "off"),
+                "config_block_size",
+                "512");
+        String path = "/chunks.bin";
+        writeFile(path, new byte[16 << 20]);
+        rotate(path);
+        try (GlusterFile f = client.open(path, false)) {
+            for (long off = 0; off < 16 << 20; off += 128 * KIB) {
+                f.read(off, 128 * KIB);
+            }
+        }
+        TranslatorStats s = stats(path);
+        assertEquals(512, s.blockSize(), s.toString());
+        assertEquals(32768, s.number("window_blocks"), s.toString());
+        rotate(path);
+        HotBlockFilter filter = HotBlockFilter.read(name -> client.getxattr(path, name));
+        assertEquals(32768, filter.inserted());
+        int chunks = (int) ((filter.bits() / 8 + 61439) / 61440);
+        assertTrue(chunks >= 2, "chunks: " + chunks + " for " + filter);
+        for (long b = 0; b < 32768; b++) {
+            assertTrue(filter.mightContain(b), "block " + b);
+        }
+        GlusterException past =
+                assertThrows(GlusterException.class, () -> client.getxattr(path, HotBlockFilter.chunkName(chunks)));
+        assertEquals(ENODATA, past.errno(), past.getMessage());
+        configure(Map.of("block-size", "65536", "bloom-fpr", "0.01"), "config_block_size", "65536");
+    }
+
+    @Test
+    @Order(6)
+    void beforeTheFirstWindowEnds_theFilterIsEmpty() throws Exception {
+        String path = "/fresh.bin";
+        writeFile(path, new byte[64 * KIB]);
+        HotBlockFilter filter = HotBlockFilter.read(name -> client.getxattr(path, name));
+        assertEquals(0, filter.epoch());
+        assertEquals(0, filter.inserted());
+        assertFalse(filter.mightContain(0));
+        String state = new String(client.getxattr(path, "trusted.virtcache.state"), StandardCharsets.UTF_8);
+        assertTrue(state.startsWith("state=normal\n"), state);
+    }
+
+    @Test
+    @Order(7)
+    void hostileNamesAndValues_areRefused_andTheBrickServesOn() throws Exception {
+        String path = "/hostile.bin";
+        byte[] data = new byte[256 * KIB];
+        new Random(7).nextBytes(data);
+        writeFile(path, data);
+        List<String> absent = new ArrayList<>(List.of(
+                "trusted.virtcache.",
+                "trusted.virtcache.nosuch",
+                "trusted.virtcache.bloom.",
+                "trusted.virtcache.bloom.01",
+                "trusted.virtcache.bloom.-1",
+                "trusted.virtcache.bloom.1x",
+                "trusted.virtcache.bloom..1",
+                "trusted.virtcache.bloom.2147483647",
+                "trusted.virtcache.bloom.2147483648",
+                "trusted.virtcache.bloom.99999999999999999999999999999",
+                "trusted.virtcache.statsX",
+                "trusted.virtcache.rotate",
+                "trusted.virtcache." + "x".repeat(200)));
+        for (String name : absent) {
+            GlusterException e = assertThrows(GlusterException.class, () -> client.getxattr(path, name), name);
+            assertEquals(ENODATA, e.errno(), name + ": " + e.getMessage());
+        }
+        // Names longer than the 255 bytes Linux allows never reach the brick, or are refused there.
+        for (String name :
+                List.of("trusted.virtcache.bloom." + "1".repeat(300), "trusted.virtcache." + "y".repeat(5000))) {
+            assertThrows(GlusterException.class, () -> client.getxattr(path, name), name.substring(0, 40));
+        }
+        // Values the translator serves cannot be planted, whatever their size.
+        for (String name : List.of(
+                "trusted.virtcache.stats",
+                "trusted.virtcache.bloom",
+                "trusted.virtcache.bloom.1",
+                "trusted.virtcache.state",
+                "trusted.virtcache.nosuch")) {
+            for (int size : new int[] {0, 1, 64 * KIB - 1}) {
+                GlusterException e =
+                        assertThrows(GlusterException.class, () -> client.setxattr(path, name, new byte[size]), name);
+                assertEquals(EPERM, e.errno(), name + " size " + size + ": " + e.getMessage());
+            }
+        }
+        try (GlusterFile f = client.open(path, true)) {
+            // A buffer too small for the value: ERANGE, and the full value is still served to the next caller.
+            GlusterException small = assertThrows(GlusterException.class, () -> f.getxattr(TranslatorStats.XATTR, 8));
+            assertEquals(GlusterException.ERANGE, small.errno(), small.getMessage());
+            assertTrue(TranslatorStats.parse(f.getxattr(TranslatorStats.XATTR))
+                    .asMap()
+                    .containsKey("reads"));
+            for (String name : List.of("trusted.virtcache.stats", "trusted.virtcache.bloom", "trusted.virtcache.x")) {
+                GlusterException e = assertThrows(GlusterException.class, () -> f.removexattr(name), name);
+                assertEquals(EPERM, e.errno(), name + ": " + e.getMessage());
+                GlusterException set =
+                        assertThrows(GlusterException.class, () -> f.setxattr(name, new byte[4096]), name);
+                assertEquals(EPERM, set.errno(), name + ": " + set.getMessage());
+            }
+        }
+        // Not a regular file: no stats.
+        GlusterException dir = assertThrows(GlusterException.class, () -> client.getxattr("/", TranslatorStats.XATTR));
+        assertEquals(ENODATA, dir.errno(), dir.getMessage());
+        // An offset near 2^63 is counted as a block far away, and reads nothing.
+        try (GlusterFile f = client.open(path, false)) {
+            assertEquals(0, f.read(Long.MAX_VALUE - 4096, 4096).length);
+        }
+        // Other xattrs pass through to the brick as before.
+        client.setxattr(path, "user.locus", "kept".getBytes(StandardCharsets.UTF_8));
+        assertEquals("kept", new String(client.getxattr(path, "user.locus"), StandardCharsets.UTF_8));
+        try (GlusterFile f = client.open(path, false)) {
+            assertTrue(Arrays.equals(data, f.read(0, data.length + 1)), "file bytes unchanged");
+        }
+        assertEquals(brickPid, volume.brickPids().get(0), "the brick process is the one started");
+    }
+
+    @Test
+    @Order(8)
+    void invalidOptionValue_isRefusedLive_andTheOldConfigurationStays() throws Exception {
+        configure(Map.of("bloom-fpr", "0.01"), "config_bloom_fpr", "0.01");
+        String probe = "/config-probe.bin";
+        long errors = stats(probe).number("brick_config_errors");
+        volume.set(OPT + "bloom-fpr", "7");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        TranslatorStats s = stats(probe);
+        while (s.number("brick_config_errors") == errors && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            s = stats(probe);
+        }
+        assertEquals(errors + 1, s.number("brick_config_errors"), "the brick saw and refused the value: " + s);
+        assertEquals("0.01", s.get("config_bloom_fpr"), s.toString());
+        assertEquals(brickPid, volume.brickPids().get(0), "the brick process is the one started");
+        configure(Map.of("bloom-fpr", "0.01"), "config_bloom_fpr", "0.01");
+    }
+
+    @Test
+    @Order(100)
+    void brickLog_showsNoCrash() throws IOException {
+        String log = brickLog();
+        for (String crash : List.of("signal received", "pending frames", "Assertion failed", "stack smashing")) {
+            assertFalse(log.contains(crash), "brick log shows a crash (\"" + crash + "\"):\n" + log);
+        }
+        assertEquals(brickPid, volume.brickPids().get(0), "the brick process is the one started");
+    }
+
+    /** Sets translator options and waits until the brick has applied them (its stats show {@code key=value}). */
+    private static void configure(Map<String, String> options, String key, String value) throws Exception {
+        for (Map.Entry<String, String> e : new LinkedHashMap<>(options).entrySet()) {
+            volume.set(OPT + e.getKey(), e.getValue());
+        }
+        String probe = "/config-probe.bin";
+        writeFile(probe, new byte[1]);
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        TranslatorStats s = stats(probe);
+        while (!value.equals(s.get(key))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(
+                        "brick did not apply " + options + " within 30 s (expected " + key + "=" + value + "): " + s);
+            }
+            Thread.sleep(100);
+            s = stats(probe);
+        }
+    }
+
+    private static void writeFile(String path, byte[] data) throws GlusterException {
+        try (GlusterFile f = client.create(path)) {
+            f.write(0, data);
+        }
+    }
+
+    private static TranslatorStats stats(String path) throws GlusterException {
+        return TranslatorStats.parse(client.getxattr(path, TranslatorStats.XATTR));
+    }
+
+    /** Ends the file's window at once; the next one counts with the options now in force. */
+    private static void rotate(String path) throws GlusterException {
+        client.setxattr(path, "trusted.virtcache.rotate", new byte[] {'1'});
+    }
+
+    /** The share of 100,000 blocks that were never read but which the filter claims. */
+    private static double falsePositiveRate(HotBlockFilter filter) {
+        int fp = 0;
+        for (long b = 1_000_000; b < 1_100_000; b++) {
+            fp += filter.mightContain(b) ? 1 : 0;
+        }
+        return fp / 100_000.0;
+    }
+
+    private static String brickLog() throws IOException {
+        String brick = volume.bricks().get(0).toString().substring(1).replace('/', '-');
+        Path dir = Path.of("/var/log/glusterfs/bricks");
+        try (Stream<Path> s = Files.list(dir)) {
+            Path log = s.filter(p -> p.getFileName().toString().startsWith(brick))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no log of brick " + brick + " in " + dir));
+            return Files.readString(log, StandardCharsets.ISO_8859_1);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/*
+ * VirtCache core: block access counting, the top-N Bloom filter and its wire format.
+ *
+ * This part has no GlusterFS types, so it is compiled and tested on its own (vc_core_test.c). Memory comes from the
+ * allocator passed in (GF_CALLOC in the translator, calloc in the test); every allocation is checked and a failed one
+ * degrades counting, never the caller.
+ */
+#ifndef VC_CORE_H
+#define VC_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The filter's wire format (all fields little-endian), shared with the Java reader. */
+#define VC_BLOOM_MAGIC "VCBF"
+#define VC_BLOOM_VERSION 1
+#define VC_BLOOM_HEADER_BYTES 64
+/* Keeps every xattr value below the 64 KiB the kernel allows through FUSE. */
+#define VC_BLOOM_CHUNK_BYTES 61440
+#define VC_BLOOM_SEED 0x56434246u /* "VCBF" */
+#define VC_BLOOM_MAX_K 30
+
+/* Linear probing never looks further than this from a block's home slot: bounded time per access. */
+#define VC_PROBE_LIMIT 16
+#define VC_MIN_SLOTS 1024u
+/* At most this many blocks of one request are counted; the rest go to skipped_blocks. */
+#define VC_MAX_BLOCKS_PER_REQUEST 4096u
+/* The stats xattr lists this many of the current window's hottest blocks. */
+#define VC_TOP_LIST 32
+
+typedef void *(*vc_calloc_fn)(size_t n, size_t size);
+typedef void (*vc_free_fn)(void *p);
+
+typedef struct {
+    vc_calloc_fn calloc_fn;
+    vc_free_fn free_fn;
+    /* Bytes all counters of one translator may hold together; shared and updated atomically. */
+    uint64_t *budget_used;
+    uint64_t budget_limit;
+} vc_alloc_t;
+
+typedef struct {
+    uint64_t block;
+    uint64_t count; /* 0 marks an empty slot */
+} vc_slot_t;
+
+/* Per-file block counts of the current window: an open-addressing table grown by doubling up to max_slots, then
+ * evicting the least counted block within the probe window (Space-Saving: the newcomer inherits that count + 1). */
+typedef struct {
+    vc_slot_t *slots;
+    uint32_t cap;       /* power of two, 0 if no memory could be had */
+    uint32_t used;
+    uint32_t max_slots; /* power of two */
+    uint64_t evictions;
+    uint64_t skipped_blocks; /* blocks not counted: no memory, or beyond VC_MAX_BLOCKS_PER_REQUEST */
+} vc_counter_t;
+
+typedef struct {
+    uint16_t k;
+    uint64_t m_bits;
+    uint64_t n_inserted;
+    uint32_t block_size;
+    uint64_t epoch;
+    uint64_t window_start_ms;
+    uint32_t window_len_ms;
+    uint32_t crc32c;
+    uint64_t *bits; /* m_bits / 64 words */
+} vc_bloom_t;
+
+uint32_t vc_next_pow2(uint64_t v, uint32_t cap);
+
+void vc_murmur3_x64_128_u64(uint64_t key, uint32_t seed, uint64_t *h1, uint64_t *h2);
+uint32_t vc_crc32c(const void *data, size_t len);
+
+int vc_counter_init(vc_counter_t *c, const vc_alloc_t *a, uint32_t max_slots);
+void vc_counter_free(vc_counter_t *c, const vc_alloc_t *a);
+/* Counts one access to every block of [offset, offset+len); returns the number of blocks counted. */
+uint32_t vc_counter_add_range(vc_counter_t *c, const vc_alloc_t *a, uint64_t offset, uint64_t len,
+                              uint32_t block_size);
+uint64_t vc_counter_get(const vc_counter_t *c, uint64_t block);
+/* The n most counted blocks (count desc, block asc), without changing the table; returns how many were written. */
+uint32_t vc_counter_top(const vc_counter_t *c, vc_slot_t *out, uint32_t n);
+/* Clears all counts, keeping the table's memory. */
+void vc_counter_reset(vc_counter_t *c);
+
+/* Sizes a filter for n items at false-positive rate p: m rounded up to 64 bits, k = round(m/n ln 2) in 1..30. */
+void vc_bloom_params(uint64_t n, double p, uint64_t *m_bits, uint16_t *k);
+/* Builds the filter of the top_n most counted blocks; consumes (reorders, then clears) the counter. 0 or -1. */
+int vc_bloom_build(vc_bloom_t *b, vc_counter_t *c, const vc_alloc_t *a, uint64_t top_n, double fpr,
+                   uint64_t max_filter_bytes);
+void vc_bloom_add(vc_bloom_t *b, uint64_t block);
+int vc_bloom_contains(const vc_bloom_t *b, uint64_t block);
+void vc_bloom_free(vc_bloom_t *b, const vc_alloc_t *a);
+uint32_t vc_bloom_chunk_count(const vc_bloom_t *b);
+/* Writes header + chunk i into out (capacity out_len); returns bytes written, or -1 if i or out_len is bad. */
+long vc_bloom_serialize_chunk(const vc_bloom_t *b, uint32_t chunk, unsigned char *out, size_t out_len);
+size_t vc_bloom_chunk_bytes(const vc_bloom_t *b, uint32_t chunk);
+
+/* Parses "trusted.virtcache.bloom" (chunk 0) or "trusted.virtcache.bloom.<i>" with i a decimal without leading zeros
+ * below 2^31. Returns the chunk index, or -1 for any other name. */
+long vc_parse_bloom_name(const char *name);
+
+#endif

@@ -1,0 +1,911 @@
+/*
+ * virtcache: a GlusterFS brick translator that counts block accesses of every regular file per time window, builds
+ * a Bloom filter of each file's top-N blocks at the end of a window, and serves both to clients as virtual extended
+ * attributes (never stored on the brick):
+ *
+ *   trusted.virtcache.stats        text, key=value lines: counters of the file and the current window's hottest blocks
+ *   trusted.virtcache.state        text: the file's redirect state (the interference detector is not built yet)
+ *   trusted.virtcache.bloom[.<i>]  binary: 64-byte header + chunk i of the last window's filter (see vc_core.h)
+ *
+ * Setting trusted.virtcache.rotate ends the file's current window at once; every other trusted.virtcache.* name is
+ * refused with EPERM on set and remove, and answered with ENODATA on get, so clients cannot plant values the
+ * translator would appear to serve.
+ *
+ * The translator must never take the brick down: memory is bounded by memory-limit (all counters and filters
+ * together) and max-files, each allocation is checked, and when memory is short it counts less, never fails a fop.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <glusterfs/common-utils.h>
+#include <glusterfs/defaults.h>
+#include <glusterfs/dict.h>
+#include <glusterfs/logging.h>
+#include <glusterfs/xlator.h>
+
+#include "vc_core.h"
+
+#define VC_PREFIX "trusted.virtcache."
+#define VC_ROTATE VC_PREFIX "rotate"
+#define VC_STATS VC_PREFIX "stats"
+#define VC_STATE VC_PREFIX "state"
+#define VC_STATS_MAX 4096
+
+enum gf_vc_mem_types_ {
+    gf_vc_mt_priv = gf_common_mt_end + 1,
+    gf_vc_mt_file,
+    gf_vc_mt_table,
+    gf_vc_mt_value,
+    gf_vc_mt_local,
+    gf_vc_mt_end
+};
+
+typedef struct vc_config {
+    uint64_t block_size;
+    uint64_t window_s;
+    uint64_t cache_size;
+    uint64_t top_n;
+    double bloom_fpr;
+    uint64_t max_blocks_per_file;
+    uint64_t max_files;
+    uint64_t memory_limit;
+    uint64_t max_filter_size;
+    gf_boolean_t count_writes;
+} vc_config_t;
+
+typedef struct vc_file {
+    struct vc_file *prev, *next;
+    pthread_mutex_t lock;
+    vc_counter_t counter;
+    vc_bloom_t bloom; /* of the last completed window; bits NULL before the first */
+    uint64_t epoch;   /* completed windows */
+    uint64_t window_start_real_ms;
+    uint64_t window_start_mono_ms;
+    uint32_t block_size; /* of the current window: a new block size applies from the next window */
+    uint64_t reads, writes, read_bytes, write_bytes;
+    uint64_t window_reads, window_writes;
+    uint64_t bloom_failures;
+    /* For the interference detector: every readv/writev, whether counted as an access or not, and how long the
+     * fops below took; "idle" ones were issued while nothing else was in flight on the brick, so they measure the
+     * device's service time without queueing. */
+    uint64_t ops, completed, latency_us, idle_completed, idle_latency_us;
+} vc_file_t;
+
+typedef struct {
+    pthread_mutex_t lock; /* guards cfg, the file list and file_count */
+    vc_config_t cfg;
+    vc_file_t *files;
+    uint64_t file_count;
+    uint64_t untracked_files; /* refused by max-files or for want of memory */
+    uint64_t config_errors;
+    uint64_t budget_used;
+    vc_alloc_t alloc;
+    /* The brick's queue below this translator: fops in flight, and its integral over time, so that a reader can
+     * compute the average queue depth between two reads as delta(area) / delta(clock). */
+    pthread_mutex_t queue_lock;
+    uint64_t inflight;
+    uint64_t queue_area_us;
+    uint64_t queue_changed_us;
+    uint64_t clock_start_us;
+} vc_priv_t;
+
+typedef struct {
+    uint64_t start_us;
+    int idle;
+    vc_file_t *file;
+} vc_local_t;
+
+static void *vc_calloc(size_t n, size_t size) { return GF_CALLOC(n, size, gf_vc_mt_table); }
+static void vc_free(void *p) { GF_FREE(p); }
+
+static uint64_t now_ms(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Adds delta to the fops in flight; returns whether none was in flight before. */
+static int vc_queue_change(vc_priv_t *priv, int delta, uint64_t now)
+{
+    int was_idle;
+    pthread_mutex_lock(&priv->queue_lock);
+    priv->queue_area_us += priv->inflight * (now - priv->queue_changed_us);
+    priv->queue_changed_us = now;
+    was_idle = priv->inflight == 0;
+    if (delta > 0)
+        priv->inflight++;
+    else if (priv->inflight > 0)
+        priv->inflight--;
+    pthread_mutex_unlock(&priv->queue_lock);
+    return was_idle;
+}
+
+static const vc_config_t vc_defaults = {
+    .block_size = 65536,
+    .window_s = 600,
+    .cache_size = 16ULL << 30,
+    .top_n = 0,
+    .bloom_fpr = 0.01,
+    .max_blocks_per_file = 524288,
+    .max_files = 1024,
+    .memory_limit = 256ULL << 20,
+    .max_filter_size = 8ULL << 20,
+    .count_writes = _gf_true,
+};
+
+static uint64_t top_n_of(const vc_config_t *c)
+{
+    return c->top_n ? c->top_n : c->cache_size / c->block_size;
+}
+
+static vc_file_t *vc_file_new(xlator_t *this, vc_priv_t *priv)
+{
+    vc_file_t *f = NULL;
+    uint32_t max_slots;
+    uint32_t block_size;
+
+    pthread_mutex_lock(&priv->lock);
+    if (priv->file_count >= priv->cfg.max_files) {
+        priv->untracked_files++;
+        pthread_mutex_unlock(&priv->lock);
+        return NULL;
+    }
+    max_slots = (uint32_t)priv->cfg.max_blocks_per_file;
+    block_size = (uint32_t)priv->cfg.block_size;
+    pthread_mutex_unlock(&priv->lock);
+
+    f = GF_CALLOC(1, sizeof(*f), gf_vc_mt_file);
+    if (!f)
+        goto no_memory;
+    if (pthread_mutex_init(&f->lock, NULL) != 0) {
+        GF_FREE(f);
+        goto no_memory;
+    }
+    /* A file without a table is still tracked: its reads are counted as skipped blocks. */
+    (void)vc_counter_init(&f->counter, &priv->alloc, max_slots);
+    f->block_size = block_size;
+    f->window_start_real_ms = now_ms(CLOCK_REALTIME);
+    f->window_start_mono_ms = now_ms(CLOCK_MONOTONIC);
+
+    pthread_mutex_lock(&priv->lock);
+    f->next = priv->files;
+    if (priv->files)
+        priv->files->prev = f;
+    priv->files = f;
+    priv->file_count++;
+    pthread_mutex_unlock(&priv->lock);
+    return f;
+
+no_memory:
+    pthread_mutex_lock(&priv->lock);
+    priv->untracked_files++;
+    pthread_mutex_unlock(&priv->lock);
+    gf_log(this->name, GF_LOG_WARNING, "no memory to track a file; it is not counted");
+    return NULL;
+}
+
+static void vc_file_destroy(vc_priv_t *priv, vc_file_t *f)
+{
+    pthread_mutex_lock(&priv->lock);
+    if (f->prev)
+        f->prev->next = f->next;
+    else
+        priv->files = f->next;
+    if (f->next)
+        f->next->prev = f->prev;
+    priv->file_count--;
+    pthread_mutex_unlock(&priv->lock);
+    vc_counter_free(&f->counter, &priv->alloc);
+    vc_bloom_free(&f->bloom, &priv->alloc);
+    pthread_mutex_destroy(&f->lock);
+    GF_FREE(f);
+}
+
+/* The file's state, created on first use; NULL for anything but a regular file or when tracking is refused. */
+static vc_file_t *vc_file_get(xlator_t *this, inode_t *inode)
+{
+    vc_priv_t *priv = this->private;
+    uint64_t v = 0;
+    vc_file_t *f = NULL;
+
+    if (!priv || !inode || inode->ia_type != IA_IFREG)
+        return NULL;
+    LOCK(&inode->lock);
+    if (__inode_ctx_get0(inode, this, &v) == 0 && v != 0) {
+        f = (vc_file_t *)(uintptr_t)v;
+        UNLOCK(&inode->lock);
+        return f;
+    }
+    UNLOCK(&inode->lock);
+
+    f = vc_file_new(this, priv);
+    if (!f)
+        return NULL;
+    LOCK(&inode->lock);
+    if (__inode_ctx_get0(inode, this, &v) == 0 && v != 0) {
+        /* Another fop created it meanwhile. */
+        UNLOCK(&inode->lock);
+        vc_file_destroy(priv, f);
+        return (vc_file_t *)(uintptr_t)v;
+    }
+    v = (uint64_t)(uintptr_t)f;
+    if (__inode_ctx_set0(inode, this, &v) != 0) {
+        UNLOCK(&inode->lock);
+        vc_file_destroy(priv, f);
+        return NULL;
+    }
+    UNLOCK(&inode->lock);
+    return f;
+}
+
+/* Ends the window if it is over (or if forced): builds the filter of its top-N blocks and starts a new one. Called
+ * with f->lock held. */
+static void vc_maybe_rotate(xlator_t *this, vc_priv_t *priv, vc_file_t *f, int force)
+{
+    uint64_t mono = now_ms(CLOCK_MONOTONIC);
+    vc_config_t cfg;
+    vc_bloom_t nb;
+
+    pthread_mutex_lock(&priv->lock);
+    cfg = priv->cfg;
+    pthread_mutex_unlock(&priv->lock);
+    if (!force && mono - f->window_start_mono_ms < cfg.window_s * 1000u)
+        return;
+
+    memset(&nb, 0, sizeof(nb));
+    nb.block_size = f->block_size;
+    nb.epoch = f->epoch + 1;
+    nb.window_start_ms = f->window_start_real_ms;
+    nb.window_len_ms = (uint32_t)((mono - f->window_start_mono_ms) > UINT32_MAX ? UINT32_MAX
+                                                                                 : mono - f->window_start_mono_ms);
+    /* The old filter goes first so that the new one can use its share of the memory budget. */
+    vc_bloom_free(&f->bloom, &priv->alloc);
+    if (vc_bloom_build(&nb, &f->counter, &priv->alloc, top_n_of(&cfg), cfg.bloom_fpr, cfg.max_filter_size) == 0) {
+        f->bloom = nb;
+    } else {
+        f->bloom_failures++;
+        gf_log(this->name, GF_LOG_WARNING, "no memory for the hot-block filter of a file (epoch %" PRIu64 ")",
+               nb.epoch);
+    }
+    f->epoch++;
+    f->window_reads = 0;
+    f->window_writes = 0;
+    f->window_start_real_ms = now_ms(CLOCK_REALTIME);
+    f->window_start_mono_ms = mono;
+    f->block_size = (uint32_t)cfg.block_size;
+}
+
+/* Counts the fop on its file; returns the file (NULL if untracked). */
+static vc_file_t *vc_account(xlator_t *this, fd_t *fd, off_t offset, uint64_t len, int is_write)
+{
+    vc_priv_t *priv = this->private;
+    vc_file_t *f = NULL;
+
+    if (!priv || !fd)
+        return NULL;
+    f = vc_file_get(this, fd->inode);
+    if (!f)
+        return NULL;
+    pthread_mutex_lock(&f->lock);
+    vc_maybe_rotate(this, priv, f, 0);
+    f->ops++;
+    if (offset >= 0 && (!is_write || __atomic_load_n(&priv->cfg.count_writes, __ATOMIC_RELAXED))) {
+        if (is_write) {
+            f->writes++;
+            f->write_bytes += len;
+            f->window_writes++;
+        } else {
+            f->reads++;
+            f->read_bytes += len;
+            f->window_reads++;
+        }
+        vc_counter_add_range(&f->counter, &priv->alloc, (uint64_t)offset, len, f->block_size);
+    }
+    pthread_mutex_unlock(&f->lock);
+    return f;
+}
+
+/* Starts timing a fop of file f; NULL (and the fop goes down untimed) without memory. */
+static vc_local_t *vc_start(xlator_t *this, vc_file_t *f)
+{
+    vc_local_t *local = NULL;
+    if (!f)
+        return NULL;
+    local = GF_CALLOC(1, sizeof(*local), gf_vc_mt_local);
+    if (!local)
+        return NULL;
+    local->file = f;
+    local->start_us = now_us();
+    local->idle = vc_queue_change(this->private, +1, local->start_us);
+    return local;
+}
+
+static void vc_finish(xlator_t *this, vc_local_t *local)
+{
+    uint64_t now = now_us();
+    uint64_t latency = now - local->start_us;
+    vc_file_t *f = local->file;
+    vc_queue_change(this->private, -1, now);
+    pthread_mutex_lock(&f->lock);
+    f->completed++;
+    f->latency_us += latency;
+    if (local->idle) {
+        f->idle_completed++;
+        f->idle_latency_us += latency;
+    }
+    pthread_mutex_unlock(&f->lock);
+    GF_FREE(local);
+}
+
+int32_t vc_readv_cbk(call_frame_t *frame, void *cookie, xlator_t *this, int32_t op_ret, int32_t op_errno,
+                     struct iovec *vector, int32_t count, struct iatt *stbuf, struct iobref *iobref, dict_t *xdata)
+{
+    vc_local_t *local = frame->local;
+    /* Ours to free: the frame's destructor would hand it to a memory pool it never came from. */
+    frame->local = NULL;
+    if (local)
+        vc_finish(this, local);
+    STACK_UNWIND_STRICT(readv, frame, op_ret, op_errno, vector, count, stbuf, iobref, xdata);
+    return 0;
+}
+
+int32_t vc_writev_cbk(call_frame_t *frame, void *cookie, xlator_t *this, int32_t op_ret, int32_t op_errno,
+                      struct iatt *prebuf, struct iatt *postbuf, dict_t *xdata)
+{
+    vc_local_t *local = frame->local;
+    frame->local = NULL;
+    if (local)
+        vc_finish(this, local);
+    STACK_UNWIND_STRICT(writev, frame, op_ret, op_errno, prebuf, postbuf, xdata);
+    return 0;
+}
+
+int32_t vc_readv(call_frame_t *frame, xlator_t *this, fd_t *fd, size_t size, off_t offset, uint32_t flags,
+                 dict_t *xdata)
+{
+    vc_local_t *local = vc_start(this, vc_account(this, fd, offset, size, 0));
+    if (!local)
+        return default_readv(frame, this, fd, size, offset, flags, xdata);
+    frame->local = local;
+    STACK_WIND(frame, vc_readv_cbk, FIRST_CHILD(this), FIRST_CHILD(this)->fops->readv, fd, size, offset, flags,
+               xdata);
+    return 0;
+}
+
+int32_t vc_writev(call_frame_t *frame, xlator_t *this, fd_t *fd, struct iovec *vector, int32_t count, off_t offset,
+                  uint32_t flags, struct iobref *iobref, dict_t *xdata)
+{
+    vc_local_t *local = vc_start(this, vc_account(this, fd, offset, vector ? iov_length(vector, count) : 0, 1));
+    if (!local)
+        return default_writev(frame, this, fd, vector, count, offset, flags, iobref, xdata);
+    frame->local = local;
+    STACK_WIND(frame, vc_writev_cbk, FIRST_CHILD(this), FIRST_CHILD(this)->fops->writev, fd, vector, count, offset,
+               flags, iobref, xdata);
+    return 0;
+}
+
+/* Formats the stats value into buf; returns its length (without NUL), or -1 if it does not fit. */
+static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
+{
+    vc_slot_t top[VC_TOP_LIST];
+    uint32_t ntop = vc_counter_top(&f->counter, top, VC_TOP_LIST);
+    uint64_t files, untracked, budget, config_errors;
+    uint64_t inflight, area, clock;
+    vc_config_t cfg;
+    size_t len = 0;
+    int n;
+
+    pthread_mutex_lock(&priv->lock);
+    files = priv->file_count;
+    untracked = priv->untracked_files;
+    config_errors = priv->config_errors;
+    cfg = priv->cfg;
+    pthread_mutex_unlock(&priv->lock);
+    budget = __atomic_load_n(&priv->budget_used, __ATOMIC_RELAXED);
+    {
+        uint64_t now = now_us();
+        pthread_mutex_lock(&priv->queue_lock);
+        priv->queue_area_us += priv->inflight * (now - priv->queue_changed_us);
+        priv->queue_changed_us = now;
+        inflight = priv->inflight;
+        area = priv->queue_area_us;
+        clock = now - priv->clock_start_us;
+        pthread_mutex_unlock(&priv->queue_lock);
+    }
+
+    n = snprintf(buf, cap,
+                 "version=1\nblock_size=%" PRIu32 "\nepoch=%" PRIu64 "\nwindow_start_ms=%" PRIu64
+                 "\nreads=%" PRIu64 "\nwrites=%" PRIu64 "\nread_bytes=%" PRIu64 "\nwrite_bytes=%" PRIu64
+                 "\nwindow_reads=%" PRIu64 "\nwindow_writes=%" PRIu64 "\nwindow_blocks=%" PRIu32
+                 "\nwindow_evictions=%" PRIu64 "\nwindow_skipped_blocks=%" PRIu64 "\ntable_slots=%" PRIu32
+                 "\nbloom_epoch=%" PRIu64 "\nbloom_n=%" PRIu64 "\nbloom_m_bits=%" PRIu64 "\nbloom_k=%u"
+                 "\nbloom_failures=%" PRIu64 "\nbrick_files=%" PRIu64 "\nbrick_untracked_files=%" PRIu64
+                 "\nbrick_memory_bytes=%" PRIu64 "\nbrick_config_errors=%" PRIu64 "\nconfig_block_size=%" PRIu64
+                 "\nconfig_window_s=%" PRIu64 "\nconfig_top_n=%" PRIu64 "\nconfig_bloom_fpr=%g"
+                 "\nconfig_max_blocks_per_file=%" PRIu64 "\nconfig_max_files=%" PRIu64
+                 "\nconfig_memory_limit=%" PRIu64 "\nconfig_max_filter_size=%" PRIu64 "\nconfig_count_writes=%d"
+                 "\nops=%" PRIu64 "\ncompleted=%" PRIu64 "\nlatency_us=%" PRIu64 "\nidle_completed=%" PRIu64
+                 "\nidle_latency_us=%" PRIu64 "\nbrick_inflight=%" PRIu64 "\nbrick_queue_area_us=%" PRIu64
+                 "\nbrick_clock_us=%" PRIu64 "\ntop=",
+                 f->block_size, f->epoch, f->window_start_real_ms, f->reads, f->writes, f->read_bytes,
+                 f->write_bytes, f->window_reads, f->window_writes, f->counter.used, f->counter.evictions,
+                 f->counter.skipped_blocks, f->counter.cap, f->bloom.bits ? f->bloom.epoch : 0,
+                 f->bloom.bits ? f->bloom.n_inserted : 0, f->bloom.bits ? f->bloom.m_bits : 0,
+                 f->bloom.bits ? (unsigned)f->bloom.k : 0u, f->bloom_failures, files, untracked, budget,
+                 config_errors, cfg.block_size, cfg.window_s, top_n_of(&cfg), cfg.bloom_fpr,
+                 cfg.max_blocks_per_file, cfg.max_files, cfg.memory_limit, cfg.max_filter_size,
+                 cfg.count_writes ? 1 : 0, f->ops, f->completed, f->latency_us, f->idle_completed,
+                 f->idle_latency_us, inflight, area, clock);
+    if (n < 0 || (size_t)n >= cap)
+        return -1;
+    len = (size_t)n;
+    for (uint32_t i = 0; i < ntop; i++) {
+        n = snprintf(buf + len, cap - len, "%s%" PRIu64 ":%" PRIu64, i ? "," : "", top[i].block, top[i].count);
+        if (n < 0 || (size_t)n >= cap - len)
+            return -1;
+        len += (size_t)n;
+    }
+    if (len + 2 > cap)
+        return -1;
+    buf[len++] = '\n';
+    buf[len] = '\0';
+    return (int)len;
+}
+
+/* Builds the value of a virtual xattr; returns its length with *out set (GF_MALLOC'd), or -errno. */
+static long vc_xattr_value(xlator_t *this, vc_file_t *f, const char *name, char **out)
+{
+    vc_priv_t *priv = this->private;
+    long chunk = vc_parse_bloom_name(name);
+    char *buf = NULL;
+    long len = -ENODATA;
+
+    pthread_mutex_lock(&f->lock);
+    vc_maybe_rotate(this, priv, f, 0);
+    if (strcmp(name, VC_STATS) == 0) {
+        buf = GF_MALLOC(VC_STATS_MAX, gf_vc_mt_value);
+        len = buf ? vc_format_stats(priv, f, buf, VC_STATS_MAX) : -ENOMEM;
+        if (len < 0 && buf)
+            len = -EOVERFLOW;
+    } else if (strcmp(name, VC_STATE) == 0) {
+        buf = GF_MALLOC(256, gf_vc_mt_value);
+        len = buf ? snprintf(buf, 256, "state=normal\nepoch=%" PRIu64 "\ndetector=none\n", f->epoch) : -ENOMEM;
+    } else if (chunk >= 0) {
+        /* Before the first window ends: an empty filter, so clients need no special case. */
+        uint64_t zero = 0;
+        vc_bloom_t empty = {.k = 1, .m_bits = 64, .epoch = f->epoch, .block_size = f->block_size, .bits = &zero};
+        const vc_bloom_t *b = f->bloom.bits ? &f->bloom : &empty;
+        if (!f->bloom.bits)
+            empty.crc32c = vc_crc32c(&zero, sizeof(zero));
+        if ((uint64_t)chunk < vc_bloom_chunk_count(b)) {
+            size_t need = VC_BLOOM_HEADER_BYTES + vc_bloom_chunk_bytes(b, (uint32_t)chunk);
+            buf = GF_MALLOC(need, gf_vc_mt_value);
+            len = buf ? vc_bloom_serialize_chunk(b, (uint32_t)chunk, (unsigned char *)buf, need) : -ENOMEM;
+            if (len < 0 && buf)
+                len = -EIO;
+        }
+    }
+    pthread_mutex_unlock(&f->lock);
+    if (len < 0) {
+        GF_FREE(buf);
+        return len;
+    }
+    *out = buf;
+    return len;
+}
+
+/* Answers a trusted.virtcache.* getxattr; returns 1 if it unwound the frame, 0 if the fop should go down. */
+static int vc_getxattr_common(call_frame_t *frame, xlator_t *this, inode_t *inode, const char *name, int by_fd)
+{
+    dict_t *dict = NULL;
+    char *value = NULL;
+    long len;
+    int op_errno = 0;
+    vc_file_t *f = NULL;
+
+    if (!name || strncmp(name, VC_PREFIX, sizeof(VC_PREFIX) - 1) != 0)
+        return 0;
+    f = vc_file_get(this, inode);
+    if (!f) {
+        op_errno = (inode && inode->ia_type == IA_IFREG) ? ENOMEM : ENODATA;
+        goto fail;
+    }
+    len = vc_xattr_value(this, f, name, &value);
+    if (len < 0) {
+        op_errno = (int)-len;
+        goto fail;
+    }
+    dict = dict_new();
+    if (!dict) {
+        GF_FREE(value);
+        op_errno = ENOMEM;
+        goto fail;
+    }
+    if (dict_set_dynptr(dict, (char *)name, value, (size_t)len) != 0) {
+        GF_FREE(value);
+        dict_unref(dict);
+        op_errno = ENOMEM;
+        goto fail;
+    }
+    if (by_fd)
+        STACK_UNWIND_STRICT(fgetxattr, frame, (int32_t)len, 0, dict, NULL);
+    else
+        STACK_UNWIND_STRICT(getxattr, frame, (int32_t)len, 0, dict, NULL);
+    dict_unref(dict);
+    return 1;
+
+fail:
+    if (by_fd)
+        STACK_UNWIND_STRICT(fgetxattr, frame, -1, op_errno, NULL, NULL);
+    else
+        STACK_UNWIND_STRICT(getxattr, frame, -1, op_errno, NULL, NULL);
+    return 1;
+}
+
+int32_t vc_getxattr(call_frame_t *frame, xlator_t *this, loc_t *loc, const char *name, dict_t *xdata)
+{
+    if (vc_getxattr_common(frame, this, loc ? loc->inode : NULL, name, 0))
+        return 0;
+    return default_getxattr(frame, this, loc, name, xdata);
+}
+
+int32_t vc_fgetxattr(call_frame_t *frame, xlator_t *this, fd_t *fd, const char *name, dict_t *xdata)
+{
+    if (vc_getxattr_common(frame, this, fd ? fd->inode : NULL, name, 1))
+        return 0;
+    return default_fgetxattr(frame, this, fd, name, xdata);
+}
+
+static int vc_count_own_keys(dict_t *d, char *key, data_t *value, void *data)
+{
+    int *own = data;
+    if (key && strncmp(key, VC_PREFIX, sizeof(VC_PREFIX) - 1) == 0) {
+        own[0]++;
+        if (strcmp(key, VC_ROTATE) == 0)
+            own[1]++;
+    }
+    return 0;
+}
+
+/* Handles a setxattr naming trusted.virtcache.*: returns -1 to pass it down, else the errno to answer (0 = ok). */
+static int vc_setxattr_common(xlator_t *this, inode_t *inode, dict_t *dict)
+{
+    int own[2] = {0, 0};
+    vc_file_t *f = NULL;
+
+    if (!dict)
+        return -1;
+    dict_foreach(dict, vc_count_own_keys, own);
+    if (own[0] == 0)
+        return -1;
+    if (own[0] != 1 || own[1] != 1 || dict->count != 1)
+        return EPERM;
+    f = vc_file_get(this, inode);
+    if (!f)
+        return (inode && inode->ia_type == IA_IFREG) ? ENOMEM : EPERM;
+    pthread_mutex_lock(&f->lock);
+    vc_maybe_rotate(this, this->private, f, 1);
+    pthread_mutex_unlock(&f->lock);
+    return 0;
+}
+
+int32_t vc_setxattr(call_frame_t *frame, xlator_t *this, loc_t *loc, dict_t *dict, int32_t flags, dict_t *xdata)
+{
+    int err = vc_setxattr_common(this, loc ? loc->inode : NULL, dict);
+    if (err < 0)
+        return default_setxattr(frame, this, loc, dict, flags, xdata);
+    int32_t op_ret = err ? -1 : 0;
+    STACK_UNWIND_STRICT(setxattr, frame, op_ret, err, NULL);
+    return 0;
+}
+
+int32_t vc_fsetxattr(call_frame_t *frame, xlator_t *this, fd_t *fd, dict_t *dict, int32_t flags, dict_t *xdata)
+{
+    int err = vc_setxattr_common(this, fd ? fd->inode : NULL, dict);
+    if (err < 0)
+        return default_fsetxattr(frame, this, fd, dict, flags, xdata);
+    int32_t op_ret = err ? -1 : 0;
+    STACK_UNWIND_STRICT(fsetxattr, frame, op_ret, err, NULL);
+    return 0;
+}
+
+static int is_own(const char *name) { return name && strncmp(name, VC_PREFIX, sizeof(VC_PREFIX) - 1) == 0; }
+
+int32_t vc_removexattr(call_frame_t *frame, xlator_t *this, loc_t *loc, const char *name, dict_t *xdata)
+{
+    if (is_own(name)) {
+        STACK_UNWIND_STRICT(removexattr, frame, -1, EPERM, NULL);
+        return 0;
+    }
+    return default_removexattr(frame, this, loc, name, xdata);
+}
+
+int32_t vc_fremovexattr(call_frame_t *frame, xlator_t *this, fd_t *fd, const char *name, dict_t *xdata)
+{
+    if (is_own(name)) {
+        STACK_UNWIND_STRICT(fremovexattr, frame, -1, EPERM, NULL);
+        return 0;
+    }
+    return default_fremovexattr(frame, this, fd, name, xdata);
+}
+
+static int32_t vc_forget(xlator_t *this, inode_t *inode)
+{
+    uint64_t v = 0;
+    if (inode_ctx_del(inode, this, &v) == 0 && v != 0 && this->private)
+        vc_file_destroy(this->private, (vc_file_t *)(uintptr_t)v);
+    return 0;
+}
+
+/* Reads all options into c; 0, or -1 if one of them is invalid (c is then partly filled and must not be used). */
+/* A decimal in [0.0001, 0.5]; libglusterfs 10.3 has no reconfigure parser for doubles, so this one is ours. */
+static int vc_parse_fpr(const char *s, double *out)
+{
+    char *end = NULL;
+    double v;
+    if (!s)
+        return -1;
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0' || !(v >= 0.0001) || !(v <= 0.5))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int init)
+{
+    time_t window = 0;
+    char *fpr = NULL;
+    if (init) {
+        GF_OPTION_INIT("block-size", c->block_size, size_uint64, bad);
+        GF_OPTION_INIT("window", window, time, bad);
+        GF_OPTION_INIT("cache-size", c->cache_size, size_uint64, bad);
+        GF_OPTION_INIT("top-n", c->top_n, uint64, bad);
+        GF_OPTION_INIT("bloom-fpr", fpr, str, bad);
+        GF_OPTION_INIT("max-blocks-per-file", c->max_blocks_per_file, uint64, bad);
+        GF_OPTION_INIT("max-files", c->max_files, uint64, bad);
+        GF_OPTION_INIT("memory-limit", c->memory_limit, size_uint64, bad);
+        GF_OPTION_INIT("max-filter-size", c->max_filter_size, size_uint64, bad);
+        GF_OPTION_INIT("count-writes", c->count_writes, bool, bad);
+    } else {
+        GF_OPTION_RECONF("block-size", c->block_size, options, size_uint64, bad);
+        GF_OPTION_RECONF("window", window, options, time, bad);
+        GF_OPTION_RECONF("cache-size", c->cache_size, options, size_uint64, bad);
+        GF_OPTION_RECONF("top-n", c->top_n, options, uint64, bad);
+        GF_OPTION_RECONF("bloom-fpr", fpr, options, str, bad);
+        GF_OPTION_RECONF("max-blocks-per-file", c->max_blocks_per_file, options, uint64, bad);
+        GF_OPTION_RECONF("max-files", c->max_files, options, uint64, bad);
+        GF_OPTION_RECONF("memory-limit", c->memory_limit, options, size_uint64, bad);
+        GF_OPTION_RECONF("max-filter-size", c->max_filter_size, options, size_uint64, bad);
+        GF_OPTION_RECONF("count-writes", c->count_writes, options, bool, bad);
+    }
+    c->window_s = (uint64_t)window;
+    if (vc_parse_fpr(fpr, &c->bloom_fpr) != 0) {
+        gf_log(this->name, GF_LOG_ERROR, "bloom-fpr \"%s\" (expected: a decimal from 0.0001 to 0.5)",
+               fpr ? fpr : "");
+        goto bad;
+    }
+    /* Ranges the option table cannot express for every type. */
+    if (c->block_size < 512 || c->block_size > (64u << 20) || c->window_s < 1 || !(c->bloom_fpr >= 0.0001) ||
+        !(c->bloom_fpr <= 0.5) || c->max_blocks_per_file < 1024 || c->max_blocks_per_file > (1u << 30) ||
+        c->max_files < 1 || c->memory_limit < (1u << 20) || c->memory_limit > (64ULL << 30) ||
+        c->max_filter_size < 64 || c->max_filter_size > (1u << 30))
+        goto bad;
+    return 0;
+bad:
+    return -1;
+}
+
+static void vc_log_config(xlator_t *this, const char *what, const vc_config_t *c)
+{
+    gf_log(this->name, GF_LOG_INFO,
+           "virtcache %s: block-size=%" PRIu64 " window=%" PRIu64 "s cache-size=%" PRIu64 " top-n=%" PRIu64
+           " bloom-fpr=%g max-blocks-per-file=%" PRIu64 " max-files=%" PRIu64 " memory-limit=%" PRIu64
+           " max-filter-size=%" PRIu64 " count-writes=%s",
+           what, c->block_size, c->window_s, c->cache_size, top_n_of(c), c->bloom_fpr, c->max_blocks_per_file,
+           c->max_files, c->memory_limit, c->max_filter_size, c->count_writes ? "on" : "off");
+}
+
+int32_t vc_init(xlator_t *this)
+{
+    vc_priv_t *priv = NULL;
+    vc_config_t cfg = vc_defaults;
+
+    if (!this->children || this->children->next) {
+        gf_log(this->name, GF_LOG_ERROR, "virtcache needs exactly one child translator");
+        return -1;
+    }
+    priv = GF_CALLOC(1, sizeof(*priv), gf_vc_mt_priv);
+    if (!priv)
+        return -1;
+    if (pthread_mutex_init(&priv->lock, NULL) != 0) {
+        GF_FREE(priv);
+        return -1;
+    }
+    if (pthread_mutex_init(&priv->queue_lock, NULL) != 0) {
+        pthread_mutex_destroy(&priv->lock);
+        GF_FREE(priv);
+        return -1;
+    }
+    priv->clock_start_us = now_us();
+    priv->queue_changed_us = priv->clock_start_us;
+    if (vc_read_options(this, this->options, &cfg, 1) != 0) {
+        /* A bad value must not keep the brick from serving: log it, count it, use the defaults. */
+        gf_log(this->name, GF_LOG_ERROR, "invalid virtcache option; using the defaults");
+        cfg = vc_defaults;
+        priv->config_errors++;
+    }
+    priv->cfg = cfg;
+    priv->alloc.calloc_fn = vc_calloc;
+    priv->alloc.free_fn = vc_free;
+    priv->alloc.budget_used = &priv->budget_used;
+    priv->alloc.budget_limit = cfg.memory_limit;
+    this->private = priv;
+    vc_log_config(this, "loaded", &cfg);
+    return 0;
+}
+
+int32_t vc_reconfigure(xlator_t *this, dict_t *options)
+{
+    vc_priv_t *priv = this->private;
+    vc_config_t cfg;
+
+    if (!priv)
+        return -1;
+    pthread_mutex_lock(&priv->lock);
+    cfg = priv->cfg;
+    pthread_mutex_unlock(&priv->lock);
+    if (vc_read_options(this, options, &cfg, 0) != 0) {
+        gf_log(this->name, GF_LOG_ERROR, "invalid virtcache option; keeping the current configuration");
+        pthread_mutex_lock(&priv->lock);
+        priv->config_errors++;
+        pthread_mutex_unlock(&priv->lock);
+        return -1;
+    }
+    pthread_mutex_lock(&priv->lock);
+    priv->cfg = cfg;
+    __atomic_store_n(&priv->alloc.budget_limit, cfg.memory_limit, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&priv->lock);
+    vc_log_config(this, "reconfigured", &cfg);
+    return 0;
+}
+
+void vc_fini(xlator_t *this)
+{
+    vc_priv_t *priv = this->private;
+    if (!priv)
+        return;
+    while (priv->files)
+        vc_file_destroy(priv, priv->files);
+    this->private = NULL;
+    pthread_mutex_destroy(&priv->queue_lock);
+    pthread_mutex_destroy(&priv->lock);
+    GF_FREE(priv);
+}
+
+int32_t vc_mem_acct_init(xlator_t *this)
+{
+    return xlator_mem_acct_init(this, gf_vc_mt_end + 1);
+}
+
+struct xlator_fops vc_fops = {
+    .readv = vc_readv,
+    .writev = vc_writev,
+    .getxattr = vc_getxattr,
+    .fgetxattr = vc_fgetxattr,
+    .setxattr = vc_setxattr,
+    .fsetxattr = vc_fsetxattr,
+    .removexattr = vc_removexattr,
+    .fremovexattr = vc_fremovexattr,
+};
+
+struct xlator_cbks vc_cbks = {
+    .forget = vc_forget,
+};
+
+struct volume_options vc_options[] = {
+    {.key = {"block-size"},
+     .type = GF_OPTION_TYPE_SIZET,
+     .min = 512,
+     .max = 64 * 1024 * 1024,
+     .default_value = "65536",
+     .description = "Bytes per block: a request [off, off+len) counts one access to each block it touches.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"window"},
+     .type = GF_OPTION_TYPE_TIME,
+     .min = 1,
+     .max = 86400,
+     .default_value = "600",
+     .description = "Seconds per counting window; at its end the top-N filter is rebuilt and the counts reset.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"cache-size"},
+     .type = GF_OPTION_TYPE_SIZET,
+     .default_value = "17179869184",
+     .description = "Cache bytes per file; top-N = cache-size / block-size unless top-n is set.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"top-n"},
+     .type = GF_OPTION_TYPE_INT,
+     .default_value = "0",
+     .description = "Blocks per filter; 0 derives it from cache-size.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"bloom-fpr"},
+     .type = GF_OPTION_TYPE_DOUBLE,
+     .min = 0.0001,
+     .max = 0.5,
+     .default_value = "0.01",
+     .description = "Target false-positive rate of the filter.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"max-blocks-per-file"},
+     .type = GF_OPTION_TYPE_INT,
+     .min = 1024,
+     .max = 1073741824,
+     .default_value = "524288",
+     .description = "Most distinct blocks counted per file and window (16 bytes each); then the least counted "
+                    "nearby block is replaced.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"max-files"},
+     .type = GF_OPTION_TYPE_INT,
+     .min = 1,
+     .max = 1048576,
+     .default_value = "1024",
+     .description = "Most files tracked at once; further files are not counted.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"memory-limit"},
+     .type = GF_OPTION_TYPE_SIZET,
+     .min = 1048576,
+     .max = 68719476736.0,
+     .default_value = "268435456",
+     .description = "Bytes all counting tables and filters of the brick may use together.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"max-filter-size"},
+     .type = GF_OPTION_TYPE_SIZET,
+     .min = 64,
+     .max = 1073741824,
+     .default_value = "8388608",
+     .description = "Largest filter in bytes; fewer of the hottest blocks go in if top-N would need more.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"count-writes"},
+     .type = GF_OPTION_TYPE_BOOL,
+     .default_value = "on",
+     .description = "Count written blocks as accesses too.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {NULL}},
+};
+
+/* The only exported symbol: glusterfsd looks the translator up by it. */
+__attribute__((visibility("default"))) xlator_api_t xlator_api = {
+    .init = vc_init,
+    .fini = vc_fini,
+    .reconfigure = vc_reconfigure,
+    .mem_acct_init = vc_mem_acct_init,
+    .op_version = {GD_OP_VERSION_10_0},
+    .fops = &vc_fops,
+    .cbks = &vc_cbks,
+    .options = vc_options,
+    .identifier = "virtcache",
+    .category = GF_EXPERIMENTAL,
+};
