@@ -42,6 +42,7 @@ final class RunnableProxy implements AutoCloseable {
         Files.writeString(config, "listen: 127.0.0.1:" + port + "\npool:\n  servers: [" + servers + "]\n" + extraYaml);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(HostProcess.privateTmpJvmOption());
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", RunnableJarIT.jar().toString(), "--config", config.toString()));
         HostProcess process = HostProcess.start(name, command, dir.resolve("proxy.log"));
