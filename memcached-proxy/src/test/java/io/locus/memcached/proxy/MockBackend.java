@@ -50,11 +50,11 @@ final class MockBackend implements AutoCloseable {
     }
 
     /**
-     * What was received once at least {@code length} characters arrived, or after two seconds. Why wait: the mock
+     * What was received once at least {@code length} characters arrived, or after a minute. Why wait: the mock
      * answers a storage command at its line, so a client may hold the reply before the data block is read here.
      */
     String receivedAtLeast(int length) throws InterruptedException {
-        long deadline = System.nanoTime() + 2_000_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         while (received.length() < length && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }

@@ -70,6 +70,12 @@ final class RawClient implements AutoCloseable {
         }
     }
 
+    /** How long a read waits for the next byte before it fails (5 s unless set). */
+    RawClient readTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        return this;
+    }
+
     /** Reads whatever arrives until EOF or {@code millis} of silence. */
     byte[] readAvailable(int millis) throws IOException {
         socket.setSoTimeout(millis);

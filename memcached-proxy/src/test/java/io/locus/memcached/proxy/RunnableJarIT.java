@@ -87,9 +87,10 @@ class RunnableJarIT {
         Path config = DIR.resolve("bad.yaml");
         Files.writeString(config, "pool:\n  servers: [\"127.0.0.1:11211:1\"]\nbackend: {timeout: soon}\n");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-jar", jar().toString(), "--config", config.toString())
-                .redirectErrorStream(true)
-                .start();
+        List<String> command = new java.util.ArrayList<>(List.of(java));
+        command.addAll(io.locus.fixture.HostProcess.privateTmpJvmOption());
+        command.addAll(List.of("-jar", jar().toString(), "--config", config.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, p.exitValue(), out);

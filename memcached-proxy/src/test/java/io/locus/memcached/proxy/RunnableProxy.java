@@ -40,6 +40,7 @@ final class RunnableProxy implements AutoCloseable {
         Files.writeString(config, ProxyUnderTest.yaml("127.0.0.1:" + port, servers, extraYaml));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(HostProcess.privateTmpJvmOption());
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", RunnableJarIT.jar().toString(), "--config", config.toString()));
         HostProcess process = HostProcess.start(name, command, dir.resolve("proxy.log"));

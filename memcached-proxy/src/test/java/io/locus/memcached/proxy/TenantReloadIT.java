@@ -57,9 +57,9 @@ class TenantReloadIT {
         }
     }
 
-    /** Sends a get on {@code c} until the proxy counts a request for {@code tenant}, or 10 s pass. */
+    /** Sends a get on {@code c} until the proxy counts a request for {@code tenant}, or a minute passes. */
     private static boolean awaitTenant(RawClient c, InetSocketAddress proxy, String tenant) throws Exception {
-        long end = System.nanoTime() + 10_000_000_000L;
+        long end = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < end) {
             assertEquals(
                     "VALUE new:1 0 1\r\nv\r\nEND\r\n", c.exchange("get new:1\r\n"), "the old connection still works");
@@ -89,7 +89,7 @@ class TenantReloadIT {
                             0,
                             "tenants:\n  - {id: fresh, prefixes: [\"new:\"], default_deadline: 50ms}\n",
                             "reload:\n  interval: 100ms\n"));
-            assertTrue(awaitTenant(c, address, "fresh"), "tenant fresh took effect within 10 s");
+            assertTrue(awaitTenant(c, address, "fresh"), "tenant fresh took effect");
             // The new tenant's default deadline (50 ms, hard) applies: its gets count as met or missed.
             c.exchange("get new:1\r\n");
             Map<String, String> st = stats(address);
