@@ -5,20 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
+import static org.quicktheories.generators.SourceDSL.maps;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.From;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
-import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.QuickTheory;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * Laws of the deadline cache over generated configurations and operation sequences: accounted bytes never exceed the
@@ -29,47 +29,97 @@ import net.jqwik.api.constraints.Size;
 class DeadlineCacheProperties {
     private static final String[] TENANTS = {"a", "b", "c", "d"};
 
+    /** Fixed, so that every run checks the same examples; a failure reports it with the smallest example found. */
+    private static final long SEED = 0xCAC4E5EED03L;
+
+    private static final int EXAMPLES = 1000;
+
+    private static QuickTheory qt() {
+        return QuickTheory.qt().withFixedSeed(SEED).withExamples(EXAMPLES);
+    }
+
     /** One cache operation on key {@code key} (of a small key space, so that keys repeat). */
     record Op(int kind, int key, int valueBytes, long deadlineNanos, long ttlNanos, int tenant, long advanceNanos) {}
 
-    @Provide
-    Arbitrary<DeadlineCacheConfig> config() {
-        return Combinators.combine(
-                        Arbitraries.longs().between(200, 20_000),
-                        Arbitraries.integers().between(1, 4),
-                        Arbitraries.integers().between(1, 12),
-                        Arbitraries.integers().between(0, 2),
-                        Arbitraries.of(ClassPolicy.values()),
-                        Arbitraries.integers().between(1, 4),
-                        Arbitraries.maps(
-                                        Arbitraries.of(TENANTS),
-                                        Arbitraries.integers().between(1, 5))
-                                .ofMaxSize(TENANTS.length))
-                .as((capacity, partitions, queues, fairness, policy, maxTenants, weights) ->
-                        DeadlineCacheConfig.defaults(Math.max(capacity, partitions))
-                                .withPartitions(partitions)
-                                .withQueues(queues)
-                                .withClassPolicy(policy)
-                                .withMaxTenants(maxTenants)
-                                .withFairness(fairness >= 1, fairness == 2, weights)
-                                .withMaxItemSizeBytes(4_000));
+    /** Longs in {@code [min, max]}: uniform four times in five, else one of {@code edges}. */
+    private static Gen<Long> longsWithEdges(long min, long max, Long... edges) {
+        return Generate.frequency(
+                Pair.of(4, longs().between(min, max)), Pair.of(1, arbitrary().pick(edges)));
     }
 
-    @Provide
-    Arbitrary<Op> op() {
-        return Combinators.combine(
-                        Arbitraries.integers().between(0, 5),
-                        Arbitraries.integers().between(0, 40),
-                        Arbitraries.integers().between(0, 5_000),
-                        Arbitraries.oneOf(
-                                Arbitraries.just(DeadlineCache.NO_DEADLINE),
-                                Arbitraries.longs().between(0, 20_000_000_000L)),
-                        Arbitraries.oneOf(
-                                Arbitraries.just(DeadlineCache.NEVER_EXPIRES),
-                                Arbitraries.longs().between(-1, 5_000_000_000L)),
-                        Arbitraries.integers().between(0, TENANTS.length - 1),
-                        Arbitraries.longs().between(0, 2_000_000_000L))
-                .as(Op::new);
+    /** Longs in {@code [0, max]} with every bit length equally likely, so that small magnitudes are drawn too. */
+    private static Gen<Long> logUniform(long min, long max) {
+        int top = 64 - Long.numberOfLeadingZeros(max);
+        return integers().between(0, top).flatMap(bits -> {
+            long below = bits >= 63 ? Long.MAX_VALUE : (1L << bits) - 1;
+            return longs().between(min, Math.max(min, Math.min(max, below)));
+        });
+    }
+
+    private static Gen<DeadlineCacheConfig> config() {
+        Gen<Long> capacities = longsWithEdges(200, 20_000, 200L, 201L, 20_000L);
+        Gen<Integer> partitions = integers().between(1, 4);
+        Gen<Integer> queues = integers().between(1, 12);
+        Gen<Integer> fairness = integers().between(0, 2);
+        Gen<ClassPolicy> policies = arbitrary().enumValues(ClassPolicy.class);
+        Gen<Integer> maxTenants = integers().between(1, 4);
+        Gen<Map<String, Integer>> weights =
+                maps().of(arbitrary().pick(TENANTS), integers().between(1, 5)).ofSizeBetween(0, TENANTS.length);
+        return in -> {
+            long capacity = capacities.generate(in);
+            int p = partitions.generate(in);
+            int q = queues.generate(in);
+            int f = fairness.generate(in);
+            return DeadlineCacheConfig.defaults(Math.max(capacity, p))
+                    .withPartitions(p)
+                    .withQueues(q)
+                    .withClassPolicy(policies.generate(in))
+                    .withMaxTenants(maxTenants.generate(in))
+                    .withFairness(f >= 1, f == 2, weights.generate(in))
+                    .withMaxItemSizeBytes(4_000);
+        };
+    }
+
+    private static Gen<Op> op() {
+        Gen<Integer> kinds = integers().between(0, 5);
+        Gen<Integer> keys = integers().between(0, 40);
+        Gen<Integer> valueBytes = integers().between(0, 5_000);
+        Gen<Long> deadlines = Generate.oneOf(
+                arbitrary().constant(DeadlineCache.NO_DEADLINE),
+                longsWithEdges(0, 20_000_000_000L, 0L, 1L, 20_000_000_000L));
+        Gen<Long> ttls = Generate.oneOf(
+                arbitrary().constant(DeadlineCache.NEVER_EXPIRES),
+                longsWithEdges(-1, 5_000_000_000L, -1L, 0L, 1L, 5_000_000_000L));
+        Gen<Integer> tenants = integers().between(0, TENANTS.length - 1);
+        Gen<Long> advances = longsWithEdges(0, 2_000_000_000L, 0L, 1L);
+        return in -> new Op(
+                kinds.generate(in),
+                keys.generate(in),
+                valueBytes.generate(in),
+                deadlines.generate(in),
+                ttls.generate(in),
+                tenants.generate(in),
+                advances.generate(in));
+    }
+
+    /** Parameters of a set of deadline classes, deadlines anywhere in [0, 2^63), and one next to a class boundary. */
+    record ClassesCase(long baseNanos, int factor, int queues, long d1, long d2, int boundaryOf, int nudge) {}
+
+    private static Gen<ClassesCase> classesCase() {
+        Gen<Long> bases = logUniform(1, 10_000_000);
+        Gen<Integer> factors = integers().between(2, 10);
+        Gen<Integer> queues = integers().between(1, 62);
+        Gen<Long> deadlines = Generate.oneOf(longs().between(0, Long.MAX_VALUE), logUniform(0, Long.MAX_VALUE));
+        Gen<Integer> boundaries = integers().between(0, 61);
+        Gen<Integer> nudges = integers().between(-1, 1);
+        return in -> new ClassesCase(
+                bases.generate(in),
+                factors.generate(in),
+                queues.generate(in),
+                deadlines.generate(in),
+                deadlines.generate(in),
+                boundaries.generate(in),
+                nudges.generate(in));
     }
 
     private static byte[] key(int k) {
@@ -89,9 +139,12 @@ class DeadlineCacheProperties {
         };
     }
 
-    @Property
-    void usedBytes_neverExceedTheCapacity_andEqualTheTenantsSum(
-            @ForAll("config") DeadlineCacheConfig config, @ForAll @Size(max = 300) List<@From("op") Op> ops) {
+    @Test
+    void usedBytes_neverExceedTheCapacity_andEqualTheTenantsSum() {
+        qt().forAll(config(), lists().of(op()).ofSizeBetween(0, 300)).checkAssert(this::usedBytesLaw);
+    }
+
+    private void usedBytesLaw(DeadlineCacheConfig config, List<Op> ops) {
         long[] now = {0};
         DeadlineCache cache = new DeadlineCache(config, () -> now[0]);
         assertTrue(cache.capacityBytes() <= config.capacityBytes(), "capacity rounded up");
@@ -112,11 +165,12 @@ class DeadlineCacheProperties {
         }
     }
 
-    @Property
-    void anItemThatFits_isFoundRightAfterItIsStored(
-            @ForAll("config") DeadlineCacheConfig config,
-            @ForAll @Size(max = 100) List<@From("op") Op> before,
-            @ForAll("op") Op set) {
+    @Test
+    void anItemThatFits_isFoundRightAfterItIsStored() {
+        qt().forAll(config(), lists().of(op()).ofSizeBetween(0, 100), op()).checkAssert(this::storedItemLaw);
+    }
+
+    private void storedItemLaw(DeadlineCacheConfig config, List<Op> before, Op set) {
         long[] now = {0};
         DeadlineCache cache = new DeadlineCache(config, () -> now[0]);
         for (Op op : before) {
@@ -144,15 +198,17 @@ class DeadlineCacheProperties {
         }
     }
 
-    @Property
-    void everyDeadline_fallsInExactlyOneClass_whoseBoundsGrowByTheFactor(
-            @ForAll @LongRange(min = 1, max = 10_000_000) long baseNanos,
-            @ForAll @IntRange(min = 2, max = 10) int factor,
-            @ForAll @IntRange(min = 1, max = 62) int queues,
-            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long d1,
-            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long d2,
-            @ForAll @IntRange(min = 0, max = 61) int boundaryOf,
-            @ForAll @IntRange(min = -1, max = 1) int nudge) {
+    @Test
+    void everyDeadline_fallsInExactlyOneClass_whoseBoundsGrowByTheFactor() {
+        qt().forAll(classesCase()).checkAssert(this::classesLaw);
+    }
+
+    private void classesLaw(ClassesCase c) {
+        long baseNanos = c.baseNanos();
+        int factor = c.factor();
+        int queues = c.queues();
+        long d1 = c.d1();
+        long d2 = c.d2();
         DeadlineClasses classes = new DeadlineClasses(baseNanos, factor, queues);
         int q1 = classes.classOf(d1);
         int q2 = classes.classOf(d2);
@@ -160,8 +216,8 @@ class DeadlineCacheProperties {
             assertTrue(q1 <= q2, "classes out of deadline order: " + d1 + " -> " + q1 + ", " + d2 + " -> " + q2);
         }
         // A deadline next to a class boundary, where an off-by-one would show.
-        long bound = classes.lowerBoundNanos(boundaryOf % queues);
-        long d3 = bound == Long.MAX_VALUE && nudge > 0 ? bound : Math.max(0, bound + nudge);
+        long bound = classes.lowerBoundNanos(c.boundaryOf() % queues);
+        long d3 = bound == Long.MAX_VALUE && c.nudge() > 0 ? bound : Math.max(0, bound + c.nudge());
         for (long d : new long[] {d1, d2, d3}) {
             int q = classes.classOf(d);
             assertTrue(q >= 0 && q < queues, "class " + q);
@@ -183,10 +239,15 @@ class DeadlineCacheProperties {
         assertEquals(queues - 1, classes.classOf(DeadlineCache.NO_DEADLINE));
     }
 
-    @Property
-    void tenantQuotas_areSharesOfTheCapacity_inProportionToTheirWeights(
-            @ForAll("config") DeadlineCacheConfig config,
-            @ForAll @Size(min = 1, max = 8) List<@IntRange(min = 0, max = 3) Integer> tenants) {
+    @Test
+    void tenantQuotas_areSharesOfTheCapacity_inProportionToTheirWeights() {
+        qt().forAll(
+                        config(),
+                        lists().of(integers().between(0, TENANTS.length - 1)).ofSizeBetween(1, 8))
+                .checkAssert(this::quotaLaw);
+    }
+
+    private void quotaLaw(DeadlineCacheConfig config, List<Integer> tenants) {
         DeadlineCache cache = new DeadlineCache(config, () -> 0);
         for (int t : tenants) {
             cache.get(key(t), DeadlineCache.NO_DEADLINE, TENANTS[t]);
