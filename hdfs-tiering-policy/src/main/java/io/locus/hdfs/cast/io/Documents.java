@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -38,6 +37,8 @@ final class Documents {
             } else {
                 LoaderOptions options = new LoaderOptions();
                 options.setAllowDuplicateKeys(false);
+                // A 25,000-job trace is about 4 MB of YAML; SnakeYAML's default cap is 3 MB.
+                options.setCodePointLimit(512 * 1024 * 1024);
                 root = new Yaml(new SafeConstructor(options)).load(r);
             }
         } catch (JsonProcessingException e) {
@@ -71,10 +72,10 @@ final class Documents {
                 JSON.writeValue(p.toFile(), doc);
             } else {
                 DumperOptions o = new DumperOptions();
-                o.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+                o.setDefaultFlowStyle(DumperOptions.FlowStyle.AUTO);
                 o.setWidth(120);
                 try (var w = Files.newBufferedWriter(p, StandardCharsets.UTF_8)) {
-                    new Yaml(o).dump(flowLeaves(doc), w);
+                    new Yaml(o).dump(doc, w);
                 }
             }
         } catch (IOException e) {
@@ -91,9 +92,5 @@ final class Documents {
             }
         }
         return m;
-    }
-
-    private static Object flowLeaves(Object o) {
-        return o instanceof List<?> l ? l : o;
     }
 }

@@ -31,7 +31,7 @@ import java.util.Set;
  * </ul>
  *
  * Reuse-aware (CAST++): a shared dataset is stored once per tier holding it, and downloaded to a non-persistent tier
- * once, by the first of its jobs there. Not reuse-aware (basic CAST), every job stores and downloads its own input.
+ * once there (the copy of its largest reader's input, charged to that job). Not reuse-aware (basic CAST), every job stores and downloads its own input.
  */
 public final class CastModel {
     private final Workload workload;
@@ -142,8 +142,10 @@ public final class CastModel {
             double sec = Estimator.runtimeSec(cluster, j, tiers.get(f), bw[f], bw[interTier[f]]);
             int b = backingTier[f];
             if (b >= 0) {
-                boolean first = datasetId[i] < 0 || downloaded.add(key(datasetId[i], f));
-                if (first) {
+                boolean fetch = datasetId[i] < 0
+                        || (j.inputGb() >= datasetCopy.get(key(datasetId[i], f))
+                                && downloaded.add(key(datasetId[i], f)));
+                if (fetch) {
                     sec += Estimator.transferSec(cluster, j.inputGb(), j.maps(), bw[b], bw[f]);
                 }
                 sec += Estimator.transferSec(cluster, j.outputGb(), j.reduces(), bw[f], bw[b]);

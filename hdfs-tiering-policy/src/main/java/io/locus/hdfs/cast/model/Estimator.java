@@ -25,10 +25,16 @@ public final class Estimator {
             Cluster c, Job job, double bwMap, double bwShuffle, double bwReduce, double reduceExtraSec) {
         double mapWaves = Math.ceil((double) job.maps() / ((long) c.nVm() * c.mapSlotsPerVm()));
         double reduceWaves = Math.ceil((double) job.reduces() / ((long) c.nVm() * c.reduceSlotsPerVm()));
-        double map = mapWaves * (job.inputGb() * 1024 / job.maps()) / bwMap;
-        double shuffle = reduceWaves * (job.interGb() * 1024 / job.reduces()) / bwShuffle;
-        double reduce = reduceWaves * ((job.outputGb() * 1024 / job.reduces()) / bwReduce + reduceExtraSec);
+        double map = phase(mapWaves, job.inputGb() * 1024 / job.maps(), bwMap);
+        double shuffle = phase(reduceWaves, job.interGb() * 1024 / job.reduces(), bwShuffle);
+        double reduce =
+                phase(reduceWaves, job.outputGb() * 1024 / job.reduces(), bwReduce) + reduceWaves * reduceExtraSec;
         return map + shuffle + reduce;
+    }
+
+    /** A phase with nothing to move takes no time, whatever the bandwidth (even none). */
+    private static double phase(double waves, double chunkMb, double bw) {
+        return chunkMb <= 0 ? 0 : waves * chunkMb / bw;
     }
 
     /** A task's bandwidth: its own processing rate, or its share of the VM's bandwidth on the tier if that is less. */

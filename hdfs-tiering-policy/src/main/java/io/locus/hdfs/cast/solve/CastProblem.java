@@ -2,6 +2,7 @@ package io.locus.hdfs.cast.solve;
 
 import io.locus.hdfs.cast.model.CastModel;
 import io.locus.hdfs.cast.model.Evaluation;
+import io.locus.hdfs.cast.model.IncrementalEvaluator;
 import io.locus.hdfs.cast.model.Job;
 import io.locus.hdfs.cast.model.Workload;
 import java.util.ArrayList;
@@ -53,14 +54,40 @@ public final class CastProblem implements Problem {
         return model.workload().tiers().get(tier).levels();
     }
 
+    /**
+     * Scores through an {@link IncrementalEvaluator}: only the groups whose tier changed since the last call are moved,
+     * so a solver's step does not re-estimate every job (the full model gives the same numbers; see its test).
+     */
     @Override
-    public Score score(int[] tierOfGroup, int[] levelOfTier) {
-        Evaluation e = evaluate(tierOfGroup, levelOfTier);
-        if (e.runtimeMin() <= 0) {
-            return new Score(-e.violation(), 0);
+    public synchronized Score score(int[] tierOfGroup, int[] levelOfTier) {
+        if (incremental == null) {
+            incremental = new IncrementalEvaluator(model);
+            placed = new int[groups.size()];
+            Arrays.fill(placed, -1);
         }
-        return new Score(-e.violation(), -Math.log(e.runtimeMin()) - Math.log(e.totalCost()));
+        for (int g = 0; g < placed.length; g++) {
+            if (placed[g] != tierOfGroup[g]) {
+                for (int j : groups.get(g)) {
+                    incremental.place(j, tierOfGroup[g]);
+                }
+                placed[g] = tierOfGroup[g];
+            }
+        }
+        if (++scoredSinceResync >= RESYNC_EVERY) {
+            incremental.resync();
+            scoredSinceResync = 0;
+        }
+        double[] e = incremental.evaluate(floors(levelOfTier));
+        if (e[0] <= 0) {
+            return new Score(-e[2], 0);
+        }
+        return new Score(-e[2], -Math.log(e[0]) - Math.log(e[1]));
     }
+
+    private static final int RESYNC_EVERY = 100_000;
+    private IncrementalEvaluator incremental;
+    private int[] placed;
+    private int scoredSinceResync;
 
     /** The model's full verdict on an assignment. */
     public Evaluation evaluate(int[] tierOfGroup, int[] levelOfTier) {

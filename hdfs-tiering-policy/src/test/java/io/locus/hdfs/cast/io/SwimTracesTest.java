@@ -51,6 +51,14 @@ class SwimTracesTest {
     }
 
     @Test
+    void fb2010_asAWorkloadFile_readsBack(@TempDir Path dir) {
+        Workload w = SwimTraces.read(swim(FB2010), Cluster.DEFAULT, TierCatalog.paper(), 0);
+        Path file = dir.resolve("fb2010.yaml");
+        WorkloadFiles.write(w, file);
+        assertEquals(w.jobs(), WorkloadFiles.read(file, TierCatalog.paper()).jobs());
+    }
+
+    @Test
     void limit_readsTheFirstJobs() {
         Workload w = SwimTraces.read(swim(FB2010), Cluster.DEFAULT, TierCatalog.paper(), 100);
         assertEquals(100, w.jobs().size());
