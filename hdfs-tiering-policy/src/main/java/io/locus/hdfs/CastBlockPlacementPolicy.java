@@ -271,7 +271,7 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
     protected int[] getMaxNodesPerRack(int numOfChosen, int numOfReplicas) {
         int[] limits = super.getMaxNodesPerRack(numOfChosen, numOfReplicas);
         if (currentGroup.get() != null) {
-            limits[1] = limits[0];
+            limits[1] = numOfChosen + limits[0]; // limits[0] is the replicas still to choose
         }
         return limits;
     }

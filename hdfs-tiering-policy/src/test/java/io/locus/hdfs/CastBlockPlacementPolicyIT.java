@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The policy inside a real NameNode: 4 DataNodes with SSD and DISK storages in two groups (racks /eph and /pers), a
+ * The policy inside a real NameNode: 5 DataNodes with SSD and DISK storages in two groups (racks /eph ×3, /pers ×2), a
  * plan placing job "sort" on ephSSD (SSD, group eph) and job "join" on persSSD (SSD too, group pers): the two tiers
  * share a storage type and are told apart by group.
  */
@@ -48,8 +48,8 @@ class CastBlockPlacementPolicyIT {
         planFile = dir.resolve("plan.json").toAbsolutePath();
         Files.writeString(planFile, plan("ephSSD"));
         cluster = TieredMiniCluster.builder()
-                .dataNodes(4, StorageType.SSD, StorageType.DISK)
-                .racks("/eph", "/eph", "/pers", "/pers")
+                .dataNodes(5, StorageType.SSD, StorageType.DISK)
+                .racks("/eph", "/eph", "/eph", "/pers", "/pers")
                 .replication(2)
                 .placementPolicy(CastBlockPlacementPolicy.class)
                 .set(CastBlockPlacementPolicy.PLAN_PATH_KEY, planFile.toString())
@@ -93,6 +93,27 @@ class CastBlockPlacementPolicyIT {
             for (List<StorageType> replicas : cluster.storageTypesOf(new org.apache.hadoop.fs.Path(f))) {
                 assertEquals(List.of(StorageType.SSD, StorageType.SSD), replicas, f);
             }
+        }
+    }
+
+    @Test
+    @Order(2)
+    void deadDataNode_isReplacedInsideThePlannedGroup() throws Exception {
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/cast/sort/input");
+        BlockLocation first = cluster.fileSystem().getFileBlockLocations(file, 0, 1)[0];
+        String victim = first.getNames()[0];
+        org.apache.hadoop.hdfs.server.datanode.DataNode dn = cluster.miniDfsCluster().getDataNodes().stream()
+                .filter(d -> victim.equals(d.getDatanodeId().getXferAddr()))
+                .findFirst()
+                .orElseThrow();
+        org.apache.hadoop.hdfs.protocol.DatanodeID id = dn.getDatanodeId();
+        cluster.miniDfsCluster().stopDataNode(victim);
+        cluster.miniDfsCluster().setDataNodeDead(id);
+        for (Set<String> r : racks("/cast/sort/input")) {
+            assertEquals(Set.of("/eph"), r, "re-replicated inside the planned group");
+        }
+        for (BlockLocation b : cluster.fileSystem().getFileBlockLocations(file, 0, Long.MAX_VALUE)) {
+            assertFalse(List.of(b.getNames()).contains(victim));
         }
     }
 
