@@ -98,6 +98,24 @@ class CastBlockPlacementPolicyIT {
 
     @Test
     @Order(2)
+    void replicationThree_staysInTheGroup_whenTheGroupHasThreeDataNodes() throws Exception {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/cast/sort/triple");
+        try (var out = cluster.fileSystem().create(p, (short) 3)) {
+            out.write(THREE_BLOCKS);
+        }
+        cluster.waitReplication(p, 3, java.time.Duration.ofSeconds(60));
+        BlockLocation[] blocks = cluster.fileSystem().getFileBlockLocations(p, 0, Long.MAX_VALUE);
+        assertEquals(3, blocks.length);
+        for (BlockLocation b : blocks) {
+            assertEquals(3, b.getNames().length);
+            for (String t : b.getTopologyPaths()) {
+                assertTrue(t.startsWith("/eph/"), t);
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
     void deadDataNode_isReplacedInsideThePlannedGroup() throws Exception {
         org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/cast/sort/input");
         BlockLocation first = cluster.fileSystem().getFileBlockLocations(file, 0, 1)[0];
@@ -118,7 +136,7 @@ class CastBlockPlacementPolicyIT {
     }
 
     @Test
-    @Order(2)
+    @Order(4)
     void unplannedPaths_spreadOverRacksAsTheDefaultPolicyDoes() throws Exception {
         cluster.writeFile(new org.apache.hadoop.fs.Path("/other/input"), THREE_BLOCKS);
         for (Set<String> r : racks("/other/input")) {
@@ -127,7 +145,7 @@ class CastBlockPlacementPolicyIT {
     }
 
     @Test
-    @Order(3)
+    @Order(5)
     void changedPlan_isReloaded() throws Exception {
         CastBlockPlacementPolicy policy = cluster.placementPolicy(CastBlockPlacementPolicy.class);
         Files.writeString(planFile, plan("persSSD"));
@@ -140,7 +158,7 @@ class CastBlockPlacementPolicyIT {
     }
 
     @Test
-    @Order(4)
+    @Order(6)
     void corruptPlan_logsOneErrorAndFallsBackToDefaultPlacement() throws Exception {
         CastBlockPlacementPolicy policy = cluster.placementPolicy(CastBlockPlacementPolicy.class);
         int before = policy.planErrors();
