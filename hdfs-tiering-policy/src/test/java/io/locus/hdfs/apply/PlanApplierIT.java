@@ -108,6 +108,26 @@ class PlanApplierIT {
         assertEquals(0, again, out.toString());
         assertTrue(out.toString().contains("\"actions\" : [ ]"), "an applied plan changes nothing: " + out);
 
+        out.getBuffer().setLength(0);
+        assertEquals(
+                0,
+                CastCommand.run(
+                        new PrintWriter(out, true),
+                        new PrintWriter(new StringWriter(), true),
+                        "report",
+                        "--plan",
+                        file.toString(),
+                        "--fs",
+                        uri,
+                        "--json"));
+        com.fasterxml.jackson.databind.JsonNode actual = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.toString())
+                .get("actual");
+        for (com.fasterxml.jackson.databind.JsonNode t : actual) {
+            assertEquals(t.get("blocks").asLong(), t.get("onPlannedType").asLong(), t.toString());
+            assertTrue(t.get("blocks").asLong() > 0, t.toString());
+        }
+
         // 8 MiB of SSD planned, 6 MiB used (3 MiB x 2 replicas): 2 more MiB (4 MiB with replicas) must be refused.
         assertThrows(QuotaByStorageTypeExceededException.class, () -> {
             try (FSDataOutputStream s = cluster.fileSystem().create(new Path("/cast/hot-job/more"))) {

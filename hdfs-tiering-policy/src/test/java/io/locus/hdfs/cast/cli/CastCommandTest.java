@@ -97,6 +97,42 @@ class CastCommandTest {
     }
 
     @Test
+    void report_comparesEveryConfiguration_andDrawsTheChart() throws Exception {
+        Path plan = dir.resolve("plan.json");
+        assertEquals(
+                0,
+                run(
+                        "plan",
+                        "--workload",
+                        "examples/workload.yaml",
+                        "--solver",
+                        "sa",
+                        "--evaluations",
+                        "1000",
+                        "--out",
+                        plan.toString()),
+                err.toString());
+        out.getBuffer().setLength(0);
+        Path png = dir.resolve("chart.png");
+        assertEquals(
+                0,
+                run(
+                        "report",
+                        "--plan",
+                        plan.toString(),
+                        "--workload",
+                        "examples/workload.yaml",
+                        "--png",
+                        png.toString(),
+                        "--json"),
+                err.toString());
+        JsonNode json = new ObjectMapper().readTree(out.toString());
+        assertEquals(1 + 4 + 3, json.get("configurations").size());
+        assertTrue(Files.size(png) > 1000, "a PNG was written");
+        assertEquals(2, run("report", "--plan", plan.toString(), "--png", png.toString()), "--png without --workload");
+    }
+
+    @Test
     void unknownSolver_isACommandLineError() {
         int rc = run(
                 "plan",
