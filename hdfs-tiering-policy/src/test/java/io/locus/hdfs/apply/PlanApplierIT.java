@@ -45,6 +45,31 @@ class PlanApplierIT {
     private static final double MIB_IN_GB = 1.0 / 1024;
 
     @Test
+    void profile_measuresEveryStorageType_andWritesATiersFileThePlannerReads() throws Exception {
+        java.nio.file.Path tiers = java.nio.file.Path.of("target", "apply-it", "profiled.yaml");
+        StringWriter out = new StringWriter();
+        int rc = CastCommand.run(
+                new PrintWriter(out, true),
+                new PrintWriter(new StringWriter(), true),
+                "profile",
+                "--fs",
+                cluster.nameNodeUri().toString(),
+                "--mb",
+                "2",
+                "--out",
+                tiers.toString(),
+                "--json");
+        assertEquals(0, rc, out.toString());
+        io.locus.hdfs.cast.model.TierCatalog catalog = io.locus.hdfs.cast.io.TierFiles.read(tiers);
+        assertEquals(List.of("ssd", "disk", "archive"), catalog.names());
+        for (io.locus.hdfs.cast.model.Tier t : catalog.all()) {
+            assertTrue(t.bandwidthAt(100) > 0, t.name());
+            assertTrue(t.capacityLimitGb() > 0, t.name());
+        }
+        assertFalse(cluster.fileSystem().exists(new Path("/tmp/locus-cast-profile")), "the scratch directory is gone");
+    }
+
+    @Test
     void apply_movesExistingBlocks_isIdempotent_andTheQuotaHolds() throws Exception {
         // Written before any plan: the default policy (HOT) puts them on DISK.
         cluster.writeFile(new Path("/cast/hot-job/input"), new byte[3 << 20]);

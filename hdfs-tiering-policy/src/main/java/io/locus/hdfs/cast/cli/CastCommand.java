@@ -16,7 +16,13 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "locus-cast 0.1.0",
         description = "CAST/CAST++ storage tiering for HDFS: plan which tier each job's data goes to.",
-        subcommands = {PlanCommand.class, ApplyCommand.class, ReportCommand.class, ConvertSwimCommand.class})
+        subcommands = {
+            ProfileCommand.class,
+            PlanCommand.class,
+            ApplyCommand.class,
+            ReportCommand.class,
+            ConvertSwimCommand.class
+        })
 public final class CastCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -24,7 +30,7 @@ public final class CastCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "missing command (expected: plan, apply, report or convert-swim)");
+                spec.commandLine(), "missing command (expected: profile, plan, apply, report or convert-swim)");
     }
 
     public static void main(String[] args) {
