@@ -18,11 +18,9 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatusDefault;
-import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.LocusPlacementPolicyBase;
 import org.apache.hadoop.net.Node;
-import org.apache.hadoop.net.NodeBase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +55,7 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
     private String root = ROOT_DEFAULT;
     private FileTime loadedTime;
     private long loadedSize = -1;
-    private long lastCheckNanos;
+    private volatile long lastCheckNanos;
     private int planErrors;
 
     @Override
@@ -102,10 +100,20 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
         return planErrors;
     }
 
-    private synchronized void reloadIfChanged() {
+    private void reloadIfChanged() {
+        // Lock-free on the placement path: only once a second does a caller take the lock and stat the file.
         if (planFile == null || System.nanoTime() - lastCheckNanos < CHECK_EVERY_NANOS) {
             return;
         }
+        synchronized (this) {
+            if (System.nanoTime() - lastCheckNanos < CHECK_EVERY_NANOS) {
+                return;
+            }
+            statAndReload();
+        }
+    }
+
+    private void statAndReload() {
         lastCheckNanos = System.nanoTime();
         try {
             FileTime t = Files.getLastModifiedTime(planFile);
@@ -126,16 +134,6 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
     public String plannedGroup(String srcPath) {
         reloadIfChanged();
         return map.groupOf(srcPath);
-    }
-
-    private Set<Node> outside(String group, Set<Node> excluded) {
-        Set<Node> out = excluded == null ? new HashSet<>() : new HashSet<>(excluded);
-        for (Node n : clusterMap.getLeaves(NodeBase.ROOT)) {
-            if (!("/" + group).equals(n.getNetworkLocation())) {
-                out.add(n);
-            }
-        }
-        return out;
     }
 
     private static Set<Node> copy(Set<Node> s) {
@@ -201,7 +199,7 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
                     writer,
                     chosen,
                     returnChosenNodes,
-                    outside(group, excludedNodes),
+                    copy(excludedNodes),
                     blocksize,
                     storagePolicy,
                     flags,
@@ -228,42 +226,53 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
     }
 
     /**
-     * Inside a planned group the default policy's "remote rack" is the group itself: every other rack is excluded, and
-     * the default would otherwise give up on the second replica instead of staying in the group.
+     * For a planned path every replica is drawn from the group's rack: the writer's own DataNode first when it is in
+     * the group (as the default does), the rest at random inside the group. The default's local-rack / remote-rack
+     * order would leave the group on its second replica.
      */
     @Override
-    protected void chooseRemoteRack(
+    protected Node chooseTargetInOrder(
             int numOfReplicas,
-            DatanodeDescriptor localMachine,
+            Node writer,
             Set<Node> excludedNodes,
             long blocksize,
-            int maxReplicasPerRack,
+            int maxNodesPerRack,
             List<DatanodeStorageInfo> results,
             boolean avoidStaleNodes,
+            boolean newBlock,
             EnumMap<StorageType, Integer> storageTypes)
             throws NotEnoughReplicasException {
         String group = currentGroup.get();
         if (group == null) {
-            super.chooseRemoteRack(
+            return super.chooseTargetInOrder(
                     numOfReplicas,
-                    localMachine,
+                    writer,
                     excludedNodes,
                     blocksize,
-                    maxReplicasPerRack,
+                    maxNodesPerRack,
                     results,
                     avoidStaleNodes,
+                    newBlock,
                     storageTypes);
-            return;
+        }
+        String scope = "/" + group;
+        if (results.isEmpty() && writer != null && scope.equals(writer.getNetworkLocation())) {
+            DatanodeStorageInfo local = chooseLocalStorage(
+                    writer, excludedNodes, blocksize, maxNodesPerRack, results, avoidStaleNodes, storageTypes, false);
+            if (local != null && --numOfReplicas == 0) {
+                return writer;
+            }
         }
         chooseRandom(
                 numOfReplicas,
-                "/" + group,
+                scope,
                 excludedNodes,
                 blocksize,
-                maxReplicasPerRack,
+                maxNodesPerRack,
                 results,
                 avoidStaleNodes,
                 storageTypes);
+        return writer;
     }
 
     /** Inside a planned group every replica may share the group's rack (the default allows one per rack here). */
