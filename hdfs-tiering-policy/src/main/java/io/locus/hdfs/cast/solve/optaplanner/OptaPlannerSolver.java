@@ -1,5 +1,6 @@
 package io.locus.hdfs.cast.solve.optaplanner;
 
+import io.locus.hdfs.cast.solve.AnnealingSolver;
 import io.locus.hdfs.cast.solve.Assignment;
 import io.locus.hdfs.cast.solve.InitialPlans;
 import io.locus.hdfs.cast.solve.Problem;
@@ -69,7 +70,7 @@ public final class OptaPlannerSolver implements Solver {
         if (options.timeLimit() != null) {
             termination = termination.withSpentLimit(options.timeLimit());
         }
-        long startTemp = Math.round(AnnealingStart.TEMPERATURE * TieringScoreCalculator.SOFT_SCALE);
+        long startTemp = Math.round(AnnealingSolver.START_TEMPERATURE * TieringScoreCalculator.SOFT_SCALE);
         LocalSearchPhaseConfig localSearch = new LocalSearchPhaseConfig()
                 .withMoveSelectorConfig(new UnionMoveSelectorConfig()
                         .withMoveSelectors(
@@ -109,10 +110,5 @@ public final class OptaPlannerSolver implements Solver {
         int[] l = new int[s.getTierLevels().size()];
         s.getTierLevels().forEach(t -> l[t.getTier()] = t.getLevel());
         return l;
-    }
-
-    /** The starting temperature shared with the reference annealer. */
-    private static final class AnnealingStart {
-        static final double TEMPERATURE = io.locus.hdfs.cast.solve.AnnealingSolver.START_TEMPERATURE;
     }
 }
