@@ -1,0 +1,306 @@
+package io.locus.hdfs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.AddBlockFlag;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatusDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.LocusPlacementPolicyBase;
+import org.apache.hadoop.net.Node;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The NameNode side of a CAST plan ({@code dfs.block.replicator.classname}): for a path a plan places, only DataNodes
+ * of the planned tier's DataNode group are candidates; that is how two tiers on one storage type (ephSSD and persSSD,
+ * both SSD) are told apart. The storage type still comes from the path's storage policy, as for the default policy,
+ * so the Mover finds nothing to move after a write.
+ *
+ * <p>It extends {@link BlockPlacementPolicyDefault} through {@link LocusPlacementPolicyBase}, which only passes the
+ * NameNode's configuration on. A DataNode's group is its rack (network location {@code /group}). Unplanned paths, and planned paths whose tier
+ * has no group, are placed exactly as {@link BlockPlacementPolicyDefault} places them, and a planned path never gets
+ * fewer targets than the default policy would give it: if its group cannot hold them all, the default's choice is
+ * used. A missing or unreadable plan logs one error and leaves every path on the default placement until the file
+ * changes. The plan file ({@value #PLAN_PATH_KEY}) is re-read when its modification time or size changes, checked at
+ * most once per second.
+ */
+public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
+    /** Local path of the plan file (JSON, {@code locus-cast plan --out plan.json}). */
+    public static final String PLAN_PATH_KEY = "locus.cast.plan.path";
+    /** HDFS directory under which the plan's job and dataset directories live. */
+    public static final String ROOT_KEY = "locus.cast.root";
+
+    public static final String ROOT_DEFAULT = "/cast";
+
+    private static final Logger LOG = LoggerFactory.getLogger(CastBlockPlacementPolicy.class);
+    private static final long CHECK_EVERY_NANOS = 1_000_000_000L;
+
+    private final ThreadLocal<String> currentGroup = new ThreadLocal<>();
+    private volatile PlacementMap map = PlacementMap.EMPTY;
+    private Path planFile;
+    private String root = ROOT_DEFAULT;
+    private FileTime loadedTime;
+    private long loadedSize = -1;
+    private volatile long lastCheckNanos;
+    private int planErrors;
+
+    @Override
+    protected void configure(Configuration conf) {
+        root = conf.get(ROOT_KEY, ROOT_DEFAULT);
+        String p = conf.get(PLAN_PATH_KEY);
+        if (p == null || p.isBlank()) {
+            LOG.error("{} is not set: every block is placed by the default policy", PLAN_PATH_KEY);
+            planErrors++;
+            return;
+        }
+        planFile = Path.of(p);
+        reload();
+    }
+
+    /** Re-reads the plan file now; false (and one error logged) when it is missing or does not validate. */
+    public synchronized boolean reload() {
+        lastCheckNanos = System.nanoTime();
+        if (planFile == null) {
+            return false;
+        }
+        try {
+            loadedTime = Files.getLastModifiedTime(planFile);
+            loadedSize = Files.size(planFile);
+            map = PlacementMap.parse(Files.readString(planFile, StandardCharsets.UTF_8), root);
+            LOG.info("{} {}: {} planned jobs under {}", PLAN_PATH_KEY, planFile, map.plannedJobs(), root);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            map = PlacementMap.EMPTY;
+            planErrors++;
+            LOG.error(
+                    "{} {}: {}; every block is placed by the default policy until the plan is fixed",
+                    PLAN_PATH_KEY,
+                    planFile,
+                    e.getMessage());
+            return false;
+        }
+    }
+
+    /** How many times the plan could not be used (each logged once). */
+    public synchronized int planErrors() {
+        return planErrors;
+    }
+
+    private void reloadIfChanged() {
+        // Lock-free on the placement path: only once a second does a caller take the lock and stat the file.
+        if (planFile == null || System.nanoTime() - lastCheckNanos < CHECK_EVERY_NANOS) {
+            return;
+        }
+        synchronized (this) {
+            if (System.nanoTime() - lastCheckNanos < CHECK_EVERY_NANOS) {
+                return;
+            }
+            statAndReload();
+        }
+    }
+
+    private void statAndReload() {
+        lastCheckNanos = System.nanoTime();
+        try {
+            FileTime t = Files.getLastModifiedTime(planFile);
+            long size = Files.size(planFile);
+            if (t.equals(loadedTime) && size == loadedSize) {
+                return;
+            }
+        } catch (IOException e) {
+            if (loadedSize == -2) {
+                return; // already reported missing
+            }
+            loadedSize = -2;
+        }
+        reload();
+    }
+
+    /** The DataNode group planned for {@code srcPath}; null or "" when it is not restricted. */
+    public String plannedGroup(String srcPath) {
+        reloadIfChanged();
+        return map.groupOf(srcPath);
+    }
+
+    private static Set<Node> copy(Set<Node> s) {
+        return s == null ? null : new HashSet<>(s);
+    }
+
+    @Override
+    public DatanodeStorageInfo[] chooseTarget(
+            String srcPath,
+            int numOfReplicas,
+            Node writer,
+            List<DatanodeStorageInfo> chosen,
+            boolean returnChosenNodes,
+            Set<Node> excludedNodes,
+            long blocksize,
+            BlockStoragePolicy storagePolicy,
+            EnumSet<AddBlockFlag> flags) {
+        return chooseTarget(
+                srcPath,
+                numOfReplicas,
+                writer,
+                chosen,
+                returnChosenNodes,
+                excludedNodes,
+                blocksize,
+                storagePolicy,
+                flags,
+                null);
+    }
+
+    @Override
+    public DatanodeStorageInfo[] chooseTarget(
+            String srcPath,
+            int numOfReplicas,
+            Node writer,
+            List<DatanodeStorageInfo> chosen,
+            boolean returnChosenNodes,
+            Set<Node> excludedNodes,
+            long blocksize,
+            BlockStoragePolicy storagePolicy,
+            EnumSet<AddBlockFlag> flags,
+            EnumMap<StorageType, Integer> storageTypes) {
+        String group = plannedGroup(srcPath);
+        if (group == null || group.isEmpty()) {
+            return super.chooseTarget(
+                    srcPath,
+                    numOfReplicas,
+                    writer,
+                    chosen,
+                    returnChosenNodes,
+                    excludedNodes,
+                    blocksize,
+                    storagePolicy,
+                    flags,
+                    storageTypes);
+        }
+        DatanodeStorageInfo[] inGroup;
+        currentGroup.set(group);
+        try {
+            inGroup = super.chooseTarget(
+                    srcPath,
+                    numOfReplicas,
+                    writer,
+                    chosen,
+                    returnChosenNodes,
+                    copy(excludedNodes),
+                    blocksize,
+                    storagePolicy,
+                    flags,
+                    storageTypes == null ? null : storageTypes.clone());
+        } finally {
+            currentGroup.remove();
+        }
+        int wanted = numOfReplicas + (returnChosenNodes && chosen != null ? chosen.size() : 0);
+        if (inGroup.length >= wanted) {
+            return inGroup;
+        }
+        DatanodeStorageInfo[] dflt = super.chooseTarget(
+                srcPath,
+                numOfReplicas,
+                writer,
+                chosen,
+                returnChosenNodes,
+                copy(excludedNodes),
+                blocksize,
+                storagePolicy,
+                flags,
+                storageTypes);
+        return dflt.length > inGroup.length ? dflt : inGroup;
+    }
+
+    /**
+     * For a planned path every replica is drawn from the group's rack: the writer's own DataNode first when it is in
+     * the group (as the default does), the rest at random inside the group. The default's local-rack / remote-rack
+     * order would leave the group on its second replica.
+     */
+    @Override
+    protected Node chooseTargetInOrder(
+            int numOfReplicas,
+            Node writer,
+            Set<Node> excludedNodes,
+            long blocksize,
+            int maxNodesPerRack,
+            List<DatanodeStorageInfo> results,
+            boolean avoidStaleNodes,
+            boolean newBlock,
+            EnumMap<StorageType, Integer> storageTypes)
+            throws NotEnoughReplicasException {
+        String group = currentGroup.get();
+        if (group == null) {
+            return super.chooseTargetInOrder(
+                    numOfReplicas,
+                    writer,
+                    excludedNodes,
+                    blocksize,
+                    maxNodesPerRack,
+                    results,
+                    avoidStaleNodes,
+                    newBlock,
+                    storageTypes);
+        }
+        String scope = "/" + group;
+        if (results.isEmpty() && writer != null && scope.equals(writer.getNetworkLocation())) {
+            DatanodeStorageInfo local = chooseLocalStorage(
+                    writer, excludedNodes, blocksize, maxNodesPerRack, results, avoidStaleNodes, storageTypes, false);
+            if (local != null && --numOfReplicas == 0) {
+                return writer;
+            }
+        }
+        chooseRandom(
+                numOfReplicas,
+                scope,
+                excludedNodes,
+                blocksize,
+                maxNodesPerRack,
+                results,
+                avoidStaleNodes,
+                storageTypes);
+        return writer;
+    }
+
+    /** Inside a planned group every replica may share the group's rack (the default allows one per rack here). */
+    @Override
+    protected int[] getMaxNodesPerRack(int numOfChosen, int numOfReplicas) {
+        int[] limits = super.getMaxNodesPerRack(numOfChosen, numOfReplicas);
+        if (currentGroup.get() != null) {
+            limits[1] = numOfChosen + limits[0]; // limits[0] is the replicas still to choose
+        }
+        return limits;
+    }
+
+    /**
+     * Replicas all inside one DataNode group are where a plan put them: not a rack-spread violation to repair (the
+     * repair would pick a node in another group, which this policy refuses, and churn).
+     */
+    @Override
+    public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {
+        if (locs != null && locs.length > 0) {
+            String rack = locs[0].getNetworkLocation();
+            boolean oneRack = true;
+            for (DatanodeInfo d : locs) {
+                oneRack &= rack.equals(d.getNetworkLocation());
+            }
+            if (oneRack && rack.length() > 1 && map.plansGroup(rack.substring(1)) && clusterMap.getNumOfRacks() > 1) {
+                return new BlockPlacementStatusDefault(1, 1, clusterMap.getNumOfRacks());
+            }
+        }
+        return super.verifyBlockPlacement(locs, numberOfReplicas);
+    }
+}

@@ -1,0 +1,57 @@
+package io.locus.hdfs.apply;
+
+import io.locus.hdfs.cast.io.Plan;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+
+/** Where a plan's blocks really are, per tier: on the planned storage type, and inside the planned DataNode group. */
+public final class PlacementCheck {
+    private PlacementCheck() {}
+
+    /** Per tier: files, blocks, blocks with every replica on the planned type, and (if grouped) in the group. */
+    public record TierPlacement(String tier, long files, long blocks, long onPlannedType, long inPlannedGroup) {}
+
+    public static Map<String, TierPlacement> check(DistributedFileSystem fs, Plan plan, String root)
+            throws IOException {
+        String r = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+        Map<String, Plan.PlannedTier> tiers = new LinkedHashMap<>();
+        plan.tiers().forEach(t -> tiers.put(t.name(), t));
+        Map<String, long[]> counts = new LinkedHashMap<>();
+        plan.tiers().forEach(t -> counts.put(t.name(), new long[4]));
+        for (Plan.PlannedJob j : plan.jobs()) {
+            Plan.PlannedTier t = tiers.get(j.tier());
+            Path dir = new Path(r + "/" + j.id());
+            if ("EXTERNAL".equals(t.storageType()) || !fs.exists(dir)) {
+                continue;
+            }
+            long[] c = counts.get(t.name());
+            RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
+            while (it.hasNext()) {
+                LocatedFileStatus f = it.next();
+                c[0]++;
+                for (BlockLocation b : f.getBlockLocations()) {
+                    c[1]++;
+                    boolean type = b.getStorageTypes().length > 0;
+                    for (var st : b.getStorageTypes()) {
+                        type &= st.name().equals(t.storageType());
+                    }
+                    boolean group = t.dataNodeGroup() == null || b.getTopologyPaths().length > 0;
+                    for (String p : b.getTopologyPaths()) {
+                        group &= t.dataNodeGroup() == null || p.startsWith("/" + t.dataNodeGroup() + "/");
+                    }
+                    c[2] += type ? 1 : 0;
+                    c[3] += group ? 1 : 0;
+                }
+            }
+        }
+        Map<String, TierPlacement> out = new LinkedHashMap<>();
+        counts.forEach((name, c) -> out.put(name, new TierPlacement(name, c[0], c[1], c[2], c[3])));
+        return out;
+    }
+}

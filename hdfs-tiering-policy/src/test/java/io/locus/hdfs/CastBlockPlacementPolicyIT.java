@@ -1,0 +1,175 @@
+package io.locus.hdfs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.hdfs.fixture.TieredMiniCluster;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.StorageType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The policy inside a real NameNode: 5 DataNodes with SSD and DISK storages in two groups (racks /eph ×3, /pers ×2), a
+ * plan placing job "sort" on ephSSD (SSD, group eph) and job "join" on persSSD (SSD too, group pers): the two tiers
+ * share a storage type and are told apart by group.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CastBlockPlacementPolicyIT {
+    private static final byte[] THREE_BLOCKS = new byte[3 << 20];
+    private static TieredMiniCluster cluster;
+    private static Path planFile;
+
+    static String plan(String sortTier) {
+        return """
+                {"schema": "locus-cast-plan/1", "workload": "it", "solver": "sa", "objective": "utility", "seed": 1,
+                 "predicted": {"runtimeMin": 1, "vmCost": 1, "storeCost": 1, "utility": 1},
+                 "tiers": [{"name": "ephSSD", "storageType": "SSD", "dataNodeGroup": "eph", "perVmGb": 375, "capacityGb": 750},
+                           {"name": "persSSD", "storageType": "SSD", "dataNodeGroup": "pers", "perVmGb": 100, "capacityGb": 200}],
+                 "jobs": [{"id": "sort", "tier": "%s", "dataset": null}, {"id": "join", "tier": "persSSD"}]}
+                """.formatted(sortTier);
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path dir = Path.of("target", "cast-it");
+        Files.createDirectories(dir);
+        planFile = dir.resolve("plan.json").toAbsolutePath();
+        Files.writeString(planFile, plan("ephSSD"));
+        cluster = TieredMiniCluster.builder()
+                .dataNodes(5, StorageType.SSD, StorageType.DISK)
+                .racks("/eph", "/eph", "/eph", "/pers", "/pers")
+                .replication(2)
+                .placementPolicy(CastBlockPlacementPolicy.class)
+                .set(CastBlockPlacementPolicy.PLAN_PATH_KEY, planFile.toString())
+                .build();
+        cluster.mkdirsWithStoragePolicy(new org.apache.hadoop.fs.Path("/cast"), "ALL_SSD");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** The racks of every replica of every block of {@code file}, one set per block. */
+    private static List<Set<String>> racks(String file) throws Exception {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(file);
+        cluster.waitReplication(p, 2, java.time.Duration.ofSeconds(60));
+        BlockLocation[] blocks = cluster.fileSystem().getFileBlockLocations(p, 0, Long.MAX_VALUE);
+        List<Set<String>> out = new java.util.ArrayList<>();
+        for (BlockLocation b : blocks) {
+            Set<String> r = new HashSet<>();
+            for (String t : b.getTopologyPaths()) {
+                r.add(t.substring(0, t.lastIndexOf('/')));
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
+    @Test
+    @Order(1)
+    void plannedPaths_landInTheirTiersGroup_onThePolicysStorageType() throws Exception {
+        CastBlockPlacementPolicy policy = cluster.placementPolicy(CastBlockPlacementPolicy.class);
+        assertEquals(0, policy.planErrors());
+        cluster.writeFile(new org.apache.hadoop.fs.Path("/cast/sort/input"), THREE_BLOCKS);
+        cluster.writeFile(new org.apache.hadoop.fs.Path("/cast/join/input"), THREE_BLOCKS);
+        assertEquals(List.of(Set.of("/eph"), Set.of("/eph"), Set.of("/eph")), racks("/cast/sort/input"));
+        assertEquals(List.of(Set.of("/pers"), Set.of("/pers"), Set.of("/pers")), racks("/cast/join/input"));
+        for (String f : new String[] {"/cast/sort/input", "/cast/join/input"}) {
+            for (List<StorageType> replicas : cluster.storageTypesOf(new org.apache.hadoop.fs.Path(f))) {
+                assertEquals(List.of(StorageType.SSD, StorageType.SSD), replicas, f);
+            }
+        }
+    }
+
+    @Test
+    @Order(2)
+    void replicationThree_staysInTheGroup_whenTheGroupHasThreeDataNodes() throws Exception {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/cast/sort/triple");
+        try (var out = cluster.fileSystem().create(p, (short) 3)) {
+            out.write(THREE_BLOCKS);
+        }
+        cluster.waitReplication(p, 3, java.time.Duration.ofSeconds(60));
+        BlockLocation[] blocks = cluster.fileSystem().getFileBlockLocations(p, 0, Long.MAX_VALUE);
+        assertEquals(3, blocks.length);
+        for (BlockLocation b : blocks) {
+            assertEquals(3, b.getNames().length);
+            for (String t : b.getTopologyPaths()) {
+                assertTrue(t.startsWith("/eph/"), t);
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    void deadDataNode_isReplacedInsideThePlannedGroup() throws Exception {
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/cast/sort/input");
+        BlockLocation first = cluster.fileSystem().getFileBlockLocations(file, 0, 1)[0];
+        String victim = first.getNames()[0];
+        org.apache.hadoop.hdfs.server.datanode.DataNode dn = cluster.miniDfsCluster().getDataNodes().stream()
+                .filter(d -> victim.equals(d.getDatanodeId().getXferAddr()))
+                .findFirst()
+                .orElseThrow();
+        org.apache.hadoop.hdfs.protocol.DatanodeID id = dn.getDatanodeId();
+        cluster.miniDfsCluster().stopDataNode(victim);
+        cluster.miniDfsCluster().setDataNodeDead(id);
+        for (Set<String> r : racks("/cast/sort/input")) {
+            assertEquals(Set.of("/eph"), r, "re-replicated inside the planned group");
+        }
+        for (BlockLocation b : cluster.fileSystem().getFileBlockLocations(file, 0, Long.MAX_VALUE)) {
+            assertFalse(List.of(b.getNames()).contains(victim));
+        }
+    }
+
+    @Test
+    @Order(4)
+    void unplannedPaths_spreadOverRacksAsTheDefaultPolicyDoes() throws Exception {
+        cluster.writeFile(new org.apache.hadoop.fs.Path("/other/input"), THREE_BLOCKS);
+        for (Set<String> r : racks("/other/input")) {
+            assertEquals(Set.of("/eph", "/pers"), r);
+        }
+    }
+
+    @Test
+    @Order(5)
+    void changedPlan_isReloaded() throws Exception {
+        CastBlockPlacementPolicy policy = cluster.placementPolicy(CastBlockPlacementPolicy.class);
+        Files.writeString(planFile, plan("persSSD"));
+        assertTrue(policy.reload());
+        assertEquals("pers", policy.plannedGroup("/cast/sort/more"));
+        cluster.writeFile(new org.apache.hadoop.fs.Path("/cast/sort/more"), THREE_BLOCKS);
+        for (Set<String> r : racks("/cast/sort/more")) {
+            assertEquals(Set.of("/pers"), r);
+        }
+    }
+
+    @Test
+    @Order(6)
+    void corruptPlan_logsOneErrorAndFallsBackToDefaultPlacement() throws Exception {
+        CastBlockPlacementPolicy policy = cluster.placementPolicy(CastBlockPlacementPolicy.class);
+        int before = policy.planErrors();
+        Files.writeString(planFile, "{\"schema\": \"locus-cast-plan/1\", \"tiers\": [", StandardCharsets.UTF_8);
+        assertFalse(policy.reload());
+        assertEquals(before + 1, policy.planErrors());
+        assertEquals(null, policy.plannedGroup("/cast/sort/after"));
+        cluster.writeFile(new org.apache.hadoop.fs.Path("/cast/sort/after"), THREE_BLOCKS);
+        for (Set<String> r : racks("/cast/sort/after")) {
+            assertEquals(Set.of("/eph", "/pers"), r, "default placement spreads the replicas over both racks");
+        }
+        assertEquals(before + 1, policy.planErrors(), "the error is logged once, not per block");
+    }
+}
