@@ -451,3 +451,71 @@ long vc_parse_bloom_name(const char *name)
     }
     return v;
 }
+
+static uint32_t det_window(const vc_det_config_t *c)
+{
+    uint32_t n = c->samples_per_window;
+    return n < 1 ? 1 : n > VC_DET_MAX_SAMPLES ? VC_DET_MAX_SAMPLES : n;
+}
+
+static void ring_add(vc_ring_t *r, uint32_t cap, double v)
+{
+    if (r->next >= cap)
+        r->next = 0;
+    r->values[r->next] = v;
+    r->next = (r->next + 1) % cap;
+    if (r->size < cap)
+        r->size++;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+double vc_ring_p90(const vc_ring_t *r)
+{
+    double sorted[VC_DET_MAX_SAMPLES];
+    if (r->size == 0)
+        return 0;
+    memcpy(sorted, r->values, r->size * sizeof(double));
+    qsort(sorted, r->size, sizeof(double), cmp_double);
+    uint32_t rank = (uint32_t)ceil(0.9 * r->size);
+    return sorted[rank > 0 ? rank - 1 : 0];
+}
+
+double vc_det_utilization(const vc_det_config_t *c, double arrivals_per_s, double device_s)
+{
+    if (!(arrivals_per_s > 0) || !(device_s > 0))
+        return 0;
+    return (1 + c->headroom) * arrivals_per_s / (c->parallel_io ? c->parallel_io : 1) * device_s;
+}
+
+int vc_det_record(vc_det_t *d, const vc_det_config_t *c, double u, double device_s, double queue_depth)
+{
+    uint32_t cap = det_window(c);
+    double r = u < 1 ? device_s / (1 - u) : INFINITY;
+    ring_add(&d->recent, cap, r);
+    /* While the file is redirected its queue is short because of the redirection: not a baseline to judge it by. */
+    if (queue_depth < c->low_load_queue_depth && d->state == VC_DET_NORMAL)
+        ring_add(&d->low_load, cap, r);
+    if (++d->since_evaluation < cap)
+        return 0;
+    d->since_evaluation = 0;
+    d->evaluations++;
+    if (d->low_load.size == 0) {
+        d->violations = 0;
+        d->state = VC_DET_NORMAL;
+        return 1;
+    }
+    d->p90 = vc_ring_p90(&d->recent);
+    d->low_load_p90 = vc_ring_p90(&d->low_load);
+    int violating = d->p90 - d->low_load_p90 > c->threshold * d->low_load_p90;
+    d->violations = violating ? d->violations + 1 : 0;
+    d->state = d->violations >= (c->confirm_evaluations ? c->confirm_evaluations : 1) ? VC_DET_INTERFERED
+                                                                                       : VC_DET_NORMAL;
+    return 1;
+}
+
+const char *vc_det_state_name(vc_det_state_t s) { return s == VC_DET_INTERFERED ? "interfered" : "normal"; }

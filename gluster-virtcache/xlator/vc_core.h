@@ -100,4 +100,46 @@ size_t vc_bloom_chunk_bytes(const vc_bloom_t *b, uint32_t chunk);
  * below 2^31. Returns the chunk index, or -1 for any other name. */
 long vc_parse_bloom_name(const char *name);
 
+/* The interference detector (same model as the Java io.locus.gluster.virtcache.detector package): every sub-interval
+ * each file's response time is predicted as R = d / (1 - U), U = sum over files of (1 + headroom) * lambda / n * d,
+ * and each evaluation compares the p90 of the recent predictions with the p90 of those made at low load. One
+ * vc_det_t per file; no clock and no locking inside, the translator drives it. */
+#define VC_DET_MAX_SAMPLES 64
+
+typedef enum { VC_DET_NORMAL = 0, VC_DET_INTERFERED = 1 } vc_det_state_t;
+
+typedef struct {
+    double headroom;
+    uint32_t parallel_io;
+    double low_load_queue_depth;
+    double threshold;
+    uint32_t samples_per_window; /* clamped to 1..VC_DET_MAX_SAMPLES */
+    uint32_t confirm_evaluations;
+} vc_det_config_t;
+
+typedef struct {
+    double values[VC_DET_MAX_SAMPLES];
+    uint32_t next, size;
+} vc_ring_t;
+
+typedef struct {
+    vc_ring_t recent, low_load;
+    uint32_t violations;
+    uint32_t since_evaluation;
+    uint64_t evaluations;
+    double p90, low_load_p90;
+    vc_det_state_t state;
+} vc_det_t;
+
+/* One file's share of U in a sub-interval. */
+double vc_det_utilization(const vc_det_config_t *c, double arrivals_per_s, double device_s);
+/* Records one sub-interval's prediction for the file; the prediction also becomes low-load baseline when the device's
+ * average queue depth was below the threshold and the file is not INTERFERED. Returns 1 if the sub-interval completed a window and an evaluation
+ * ran (Algorithm 2: violation if p90 - low_p90 > threshold * low_p90, INTERFERED after confirm_evaluations in a row,
+ * NORMAL again at the first evaluation without violation). */
+int vc_det_record(vc_det_t *d, const vc_det_config_t *c, double u, double device_s, double queue_depth);
+/* Nearest-rank 90th percentile of the ring; 0 when empty. */
+double vc_ring_p90(const vc_ring_t *r);
+const char *vc_det_state_name(vc_det_state_t s);
+
 #endif

@@ -214,6 +214,51 @@ static void test_names(void)
         CHECK(vc_parse_bloom_name(bad[i]) == -1, "bad name '%s'", bad[i] ? bad[i] : "(null)");
 }
 
+static const vc_det_config_t det_cfg = {.headroom = 0.10,
+                                         .parallel_io = 16,
+                                         .low_load_queue_depth = 4,
+                                         .threshold = 0.05,
+                                         .samples_per_window = 30,
+                                         .confirm_evaluations = 2};
+
+static int det_window_of(vc_det_t *d, double arrivals, double device_s, double queue_depth)
+{
+    int evaluated = 0;
+    for (int i = 0; i < 30; i++)
+        evaluated += vc_det_record(d, &det_cfg, vc_det_utilization(&det_cfg, arrivals, device_s), device_s,
+                                   queue_depth);
+    return evaluated;
+}
+
+static void test_detector(void)
+{
+    vc_det_t d;
+    memset(&d, 0, sizeof(d));
+    /* U = 1.1 * 100 / 16 * 0.001 = 0.006875: R = 0.001 / (1 - U). */
+    CHECK(fabs(vc_det_utilization(&det_cfg, 100, 0.001) - 0.006875) < 1e-12, "U");
+    CHECK(vc_det_utilization(&det_cfg, -1, 0.001) == 0, "negative arrivals count as none");
+    CHECK(det_window_of(&d, 100, 0.001, 1) == 1, "one evaluation per 30 samples");
+    CHECK(d.state == VC_DET_NORMAL && fabs(d.p90 - 0.001 / (1 - 0.006875)) < 1e-12, "baseline p90 %g", d.p90);
+    /* The device slows down 10x under a queue: violation, confirmed by the second window. */
+    det_window_of(&d, 100, 0.010, 8);
+    CHECK(d.state == VC_DET_NORMAL && d.violations == 1, "one violation is not yet interference");
+    det_window_of(&d, 100, 0.010, 8);
+    CHECK(d.state == VC_DET_INTERFERED && d.violations == 2, "interfered after two");
+    CHECK(d.p90 > 10 * d.low_load_p90 * 0.9, "p90 %g low %g", d.p90, d.low_load_p90);
+    /* A short queue while interfered does not become the baseline. */
+    det_window_of(&d, 100, 0.010, 1);
+    CHECK(d.low_load_p90 < 0.002, "baseline kept: %g", d.low_load_p90);
+    /* Back to the low-load service time: normal at the first clean evaluation (the revert rule). */
+    det_window_of(&d, 100, 0.001, 1);
+    CHECK(d.state == VC_DET_NORMAL && d.violations == 0, "normal again");
+    /* Saturation: U >= 1 predicts an unbounded response time. */
+    vc_det_record(&d, &det_cfg, 1.5, 0.001, 20);
+    CHECK(isinf(d.recent.values[(d.recent.next + 29) % 30]), "U >= 1 is infinite");
+    vc_ring_t empty = {0};
+    CHECK(vc_ring_p90(&empty) == 0, "empty ring");
+    CHECK(strcmp(vc_det_state_name(VC_DET_INTERFERED), "interfered") == 0, "name");
+}
+
 int main(void)
 {
     test_murmur_vectors();
@@ -226,6 +271,7 @@ int main(void)
     test_bloom_params();
     test_filter_limit();
     test_names();
+    test_detector();
     if (failures) {
         fprintf(stderr, "vc_core_test: %d failure(s)\n", failures);
         return 1;

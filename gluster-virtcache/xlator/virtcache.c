@@ -4,7 +4,7 @@
  * attributes (never stored on the brick):
  *
  *   trusted.virtcache.stats        text, key=value lines: counters of the file and the current window's hottest blocks
- *   trusted.virtcache.state        text: the file's redirect state (the interference detector is not built yet)
+ *   trusted.virtcache.state        text: the interference detector's verdict on the file (normal or interfered)
  *   trusted.virtcache.bloom[.<i>]  binary: 64-byte header + chunk i of the last window's filter (see vc_core.h)
  *
  * Setting trusted.virtcache.rotate ends the file's current window at once; every other trusted.virtcache.* name is
@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,8 @@ typedef struct vc_config {
     uint64_t memory_limit;
     uint64_t max_filter_size;
     gf_boolean_t count_writes;
+    uint64_t detector_interval_ms;
+    uint64_t detector_samples;
 } vc_config_t;
 
 typedef struct vc_file {
@@ -74,6 +77,11 @@ typedef struct vc_file {
      * fops below took; "idle" ones were issued while nothing else was in flight on the brick, so they measure the
      * device's service time without queueing. */
     uint64_t ops, completed, latency_us, idle_completed, idle_latency_us;
+    /* Guarded by the brick's det_lock, not by lock: the detector reads the counters above atomically. */
+    vc_det_t det;
+    uint64_t det_ops, det_completed, det_latency_us, det_idle_completed, det_idle_latency_us;
+    double det_device_s;     /* last known service time without queueing; 0 before any */
+    double det_arrivals_per_s; /* of the sub-interval being sampled */
 } vc_file_t;
 
 typedef struct {
@@ -92,6 +100,11 @@ typedef struct {
     uint64_t queue_area_us;
     uint64_t queue_changed_us;
     uint64_t clock_start_us;
+    /* The interference detector's sub-interval; taken before lock, never under a file's lock. */
+    pthread_mutex_t det_lock;
+    uint64_t det_last_us;
+    uint64_t det_last_area_us;
+    double det_queue_depth;
 } vc_priv_t;
 
 typedef struct {
@@ -144,7 +157,21 @@ static const vc_config_t vc_defaults = {
     .memory_limit = 256ULL << 20,
     .max_filter_size = 8ULL << 20,
     .count_writes = _gf_true,
+    .detector_interval_ms = 1000,
+    .detector_samples = 30,
 };
+
+/* The detector's model parameters: VirtCache's own (Arumugam, ch. 3, section 3.7.1), as in DetectorConfig.DEFAULTS. */
+static vc_det_config_t vc_det_config(const vc_config_t *c)
+{
+    vc_det_config_t d = {.headroom = 0.10,
+                         .parallel_io = 16,
+                         .low_load_queue_depth = 4,
+                         .threshold = 0.05,
+                         .samples_per_window = (uint32_t)c->detector_samples,
+                         .confirm_evaluations = 2};
+    return d;
+}
 
 static uint64_t top_n_of(const vc_config_t *c)
 {
@@ -301,7 +328,7 @@ static vc_file_t *vc_account(xlator_t *this, fd_t *fd, off_t offset, uint64_t le
         return NULL;
     pthread_mutex_lock(&f->lock);
     vc_maybe_rotate(this, priv, f, 0);
-    f->ops++;
+    __atomic_add_fetch(&f->ops, 1, __ATOMIC_RELAXED);
     if (offset >= 0 && (!is_write || __atomic_load_n(&priv->cfg.count_writes, __ATOMIC_RELAXED))) {
         if (is_write) {
             f->writes++;
@@ -316,6 +343,70 @@ static vc_file_t *vc_account(xlator_t *this, fd_t *fd, off_t offset, uint64_t le
     }
     pthread_mutex_unlock(&f->lock);
     return f;
+}
+
+static uint64_t det_delta(uint64_t *seen, const uint64_t *counter)
+{
+    uint64_t now = __atomic_load_n(counter, __ATOMIC_RELAXED);
+    uint64_t d = now - *seen;
+    *seen = now;
+    return d;
+}
+
+/* Ends the detector's sub-interval once it is over: every tracked file is one VM of the model (its arrivals, its
+ * service time without queueing), the brick's average queue depth tells low load, and each file's detector gets one
+ * prediction. Called on the completion path, so it costs one clock read and compare while the sub-interval runs; a
+ * completion that finds another already sampling goes on. */
+static void vc_det_tick(vc_priv_t *priv, uint64_t now)
+{
+    vc_config_t cfg;
+    vc_det_config_t dc;
+    uint64_t area, span;
+    double u = 0, seconds, depth;
+    vc_file_t *f;
+
+    if (!priv || now - __atomic_load_n(&priv->det_last_us, __ATOMIC_RELAXED) <
+                     __atomic_load_n(&priv->cfg.detector_interval_ms, __ATOMIC_RELAXED) * 1000u)
+        return;
+    if (pthread_mutex_trylock(&priv->det_lock) != 0)
+        return;
+    pthread_mutex_lock(&priv->lock);
+    cfg = priv->cfg;
+    dc = vc_det_config(&cfg);
+    span = now - priv->det_last_us;
+    if (now < priv->det_last_us || span < cfg.detector_interval_ms * 1000u)
+        goto out;
+    pthread_mutex_lock(&priv->queue_lock);
+    priv->queue_area_us += priv->inflight * (now - priv->queue_changed_us);
+    priv->queue_changed_us = now;
+    area = priv->queue_area_us;
+    pthread_mutex_unlock(&priv->queue_lock);
+    seconds = span / 1e6;
+    depth = (double)(area - priv->det_last_area_us) / (double)span;
+    priv->det_last_us = now;
+    priv->det_last_area_us = area;
+    priv->det_queue_depth = depth;
+    for (f = priv->files; f; f = f->next) {
+        uint64_t ops = det_delta(&f->det_ops, &f->ops);
+        uint64_t completed = det_delta(&f->det_completed, &f->completed);
+        uint64_t latency = det_delta(&f->det_latency_us, &f->latency_us);
+        uint64_t idle = det_delta(&f->det_idle_completed, &f->idle_completed);
+        uint64_t idle_latency = det_delta(&f->det_idle_latency_us, &f->idle_latency_us);
+        /* As LoadSampler: d from the fops that ran alone; kept while none did; the plain mean until one has. */
+        if (idle > 0)
+            f->det_device_s = fmax(1e-6, idle_latency / 1e6 / idle);
+        else if (f->det_device_s == 0 && completed > 0)
+            f->det_device_s = fmax(1e-6, latency / 1e6 / completed);
+        f->det_arrivals_per_s = ops / seconds;
+        if (f->det_device_s > 0)
+            u += vc_det_utilization(&dc, f->det_arrivals_per_s, f->det_device_s);
+    }
+    for (f = priv->files; f; f = f->next)
+        if (f->det_device_s > 0)
+            vc_det_record(&f->det, &dc, u, f->det_device_s, depth);
+out:
+    pthread_mutex_unlock(&priv->lock);
+    pthread_mutex_unlock(&priv->det_lock);
 }
 
 /* Starts timing a fop of file f; NULL (and the fop goes down untimed) without memory. */
@@ -340,14 +431,15 @@ static void vc_finish(xlator_t *this, vc_local_t *local)
     vc_file_t *f = local->file;
     vc_queue_change(this->private, -1, now);
     pthread_mutex_lock(&f->lock);
-    f->completed++;
-    f->latency_us += latency;
+    __atomic_add_fetch(&f->completed, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&f->latency_us, latency, __ATOMIC_RELAXED);
     if (local->idle) {
-        f->idle_completed++;
-        f->idle_latency_us += latency;
+        __atomic_add_fetch(&f->idle_completed, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&f->idle_latency_us, latency, __ATOMIC_RELAXED);
     }
     pthread_mutex_unlock(&f->lock);
     GF_FREE(local);
+    vc_det_tick(this->private, now);
 }
 
 int32_t vc_readv_cbk(call_frame_t *frame, void *cookie, xlator_t *this, int32_t op_ret, int32_t op_errno,
@@ -397,6 +489,28 @@ int32_t vc_writev(call_frame_t *frame, xlator_t *this, fd_t *fd, struct iovec *v
     return 0;
 }
 
+#define VC_STATE_MAX 512
+
+/* Formats the state value: the detector's verdict on the file and what it was drawn from (times in microseconds). */
+static int vc_format_state(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
+{
+    vc_det_t d;
+    double device_s, arrivals, depth;
+    pthread_mutex_lock(&priv->det_lock);
+    d = f->det;
+    device_s = f->det_device_s;
+    arrivals = f->det_arrivals_per_s;
+    depth = priv->det_queue_depth;
+    pthread_mutex_unlock(&priv->det_lock);
+    int n = snprintf(buf, cap,
+                     "state=%s\nepoch=%" PRIu64 "\ndetector=queueing-model\nevaluations=%" PRIu64
+                     "\nviolations=%" PRIu32 "\np90_us=%.1f\nlow_load_p90_us=%.1f\nsamples=%" PRIu32
+                     "\nlow_load_samples=%" PRIu32 "\ndevice_us=%.1f\narrivals_per_s=%.2f\nbrick_queue_depth=%.3f\n",
+                     vc_det_state_name(d.state), f->epoch, d.evaluations, d.violations, d.p90 * 1e6,
+                     d.low_load_p90 * 1e6, d.recent.size, d.low_load.size, device_s * 1e6, arrivals, depth);
+    return n < 0 || (size_t)n >= cap ? -EOVERFLOW : n;
+}
+
 /* Formats the stats value into buf; returns its length (without NUL), or -1 if it does not fit. */
 static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
 {
@@ -437,7 +551,7 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
                  "\nconfig_window_s=%" PRIu64 "\nconfig_top_n=%" PRIu64 "\nconfig_bloom_fpr=%g"
                  "\nconfig_max_blocks_per_file=%" PRIu64 "\nconfig_max_files=%" PRIu64
                  "\nconfig_memory_limit=%" PRIu64 "\nconfig_max_filter_size=%" PRIu64 "\nconfig_count_writes=%d"
-                 "\nops=%" PRIu64 "\ncompleted=%" PRIu64 "\nlatency_us=%" PRIu64 "\nidle_completed=%" PRIu64
+                 "\nconfig_detector_interval_ms=%" PRIu64 "\nconfig_detector_samples=%" PRIu64 "\nops=%" PRIu64 "\ncompleted=%" PRIu64 "\nlatency_us=%" PRIu64 "\nidle_completed=%" PRIu64
                  "\nidle_latency_us=%" PRIu64 "\nbrick_inflight=%" PRIu64 "\nbrick_queue_area_us=%" PRIu64
                  "\nbrick_clock_us=%" PRIu64 "\ntop=",
                  f->block_size, f->epoch, f->window_start_real_ms, f->reads, f->writes, f->read_bytes,
@@ -447,8 +561,11 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
                  f->bloom.bits ? (unsigned)f->bloom.k : 0u, f->bloom_failures, files, untracked, budget,
                  config_errors, cfg.block_size, cfg.window_s, top_n_of(&cfg), cfg.bloom_fpr,
                  cfg.max_blocks_per_file, cfg.max_files, cfg.memory_limit, cfg.max_filter_size,
-                 cfg.count_writes ? 1 : 0, f->ops, f->completed, f->latency_us, f->idle_completed,
-                 f->idle_latency_us, inflight, area, clock);
+                 cfg.count_writes ? 1 : 0, cfg.detector_interval_ms, cfg.detector_samples,
+                 __atomic_load_n(&f->ops, __ATOMIC_RELAXED), __atomic_load_n(&f->completed, __ATOMIC_RELAXED),
+                 __atomic_load_n(&f->latency_us, __ATOMIC_RELAXED),
+                 __atomic_load_n(&f->idle_completed, __ATOMIC_RELAXED),
+                 __atomic_load_n(&f->idle_latency_us, __ATOMIC_RELAXED), inflight, area, clock);
     if (n < 0 || (size_t)n >= cap)
         return -1;
     len = (size_t)n;
@@ -481,8 +598,8 @@ static long vc_xattr_value(xlator_t *this, vc_file_t *f, const char *name, char 
         if (len < 0 && buf)
             len = -EOVERFLOW;
     } else if (strcmp(name, VC_STATE) == 0) {
-        buf = GF_MALLOC(256, gf_vc_mt_value);
-        len = buf ? snprintf(buf, 256, "state=normal\nepoch=%" PRIu64 "\ndetector=none\n", f->epoch) : -ENOMEM;
+        buf = GF_MALLOC(VC_STATE_MAX, gf_vc_mt_value);
+        len = buf ? vc_format_state(priv, f, buf, VC_STATE_MAX) : -ENOMEM;
     } else if (chunk >= 0) {
         /* Before the first window ends: an empty filter, so clients need no special case. */
         uint64_t zero = 0;
@@ -681,6 +798,8 @@ static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int 
         GF_OPTION_INIT("memory-limit", c->memory_limit, size_uint64, bad);
         GF_OPTION_INIT("max-filter-size", c->max_filter_size, size_uint64, bad);
         GF_OPTION_INIT("count-writes", c->count_writes, bool, bad);
+        GF_OPTION_INIT("detector-interval", c->detector_interval_ms, uint64, bad);
+        GF_OPTION_INIT("detector-samples", c->detector_samples, uint64, bad);
     } else {
         GF_OPTION_RECONF("block-size", c->block_size, options, size_uint64, bad);
         GF_OPTION_RECONF("window", window, options, time, bad);
@@ -692,6 +811,8 @@ static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int 
         GF_OPTION_RECONF("memory-limit", c->memory_limit, options, size_uint64, bad);
         GF_OPTION_RECONF("max-filter-size", c->max_filter_size, options, size_uint64, bad);
         GF_OPTION_RECONF("count-writes", c->count_writes, options, bool, bad);
+        GF_OPTION_RECONF("detector-interval", c->detector_interval_ms, options, uint64, bad);
+        GF_OPTION_RECONF("detector-samples", c->detector_samples, options, uint64, bad);
     }
     c->window_s = (uint64_t)window;
     if (vc_parse_fpr(fpr, &c->bloom_fpr) != 0) {
@@ -703,7 +824,8 @@ static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int 
     if (c->block_size < 512 || c->block_size > (64u << 20) || c->window_s < 1 || !(c->bloom_fpr >= 0.0001) ||
         !(c->bloom_fpr <= 0.5) || c->max_blocks_per_file < 1024 || c->max_blocks_per_file > (1u << 30) ||
         c->max_files < 1 || c->memory_limit < (1u << 20) || c->memory_limit > (64ULL << 30) ||
-        c->max_filter_size < 64 || c->max_filter_size > (1u << 30))
+        c->max_filter_size < 64 || c->max_filter_size > (1u << 30) || c->detector_interval_ms < 10 ||
+        c->detector_interval_ms > 60000 || c->detector_samples < 1 || c->detector_samples > VC_DET_MAX_SAMPLES)
         goto bad;
     return 0;
 bad:
@@ -715,9 +837,10 @@ static void vc_log_config(xlator_t *this, const char *what, const vc_config_t *c
     gf_log(this->name, GF_LOG_INFO,
            "virtcache %s: block-size=%" PRIu64 " window=%" PRIu64 "s cache-size=%" PRIu64 " top-n=%" PRIu64
            " bloom-fpr=%g max-blocks-per-file=%" PRIu64 " max-files=%" PRIu64 " memory-limit=%" PRIu64
-           " max-filter-size=%" PRIu64 " count-writes=%s",
+           " max-filter-size=%" PRIu64 " count-writes=%s detector-interval=%" PRIu64 "ms detector-samples=%" PRIu64,
            what, c->block_size, c->window_s, c->cache_size, top_n_of(c), c->bloom_fpr, c->max_blocks_per_file,
-           c->max_files, c->memory_limit, c->max_filter_size, c->count_writes ? "on" : "off");
+           c->max_files, c->memory_limit, c->max_filter_size, c->count_writes ? "on" : "off", c->detector_interval_ms,
+           c->detector_samples);
 }
 
 int32_t vc_init(xlator_t *this)
@@ -741,8 +864,15 @@ int32_t vc_init(xlator_t *this)
         GF_FREE(priv);
         return -1;
     }
+    if (pthread_mutex_init(&priv->det_lock, NULL) != 0) {
+        pthread_mutex_destroy(&priv->queue_lock);
+        pthread_mutex_destroy(&priv->lock);
+        GF_FREE(priv);
+        return -1;
+    }
     priv->clock_start_us = now_us();
     priv->queue_changed_us = priv->clock_start_us;
+    priv->det_last_us = priv->clock_start_us;
     if (vc_read_options(this, this->options, &cfg, 1) != 0) {
         /* A bad value must not keep the brick from serving: log it, count it, use the defaults. */
         gf_log(this->name, GF_LOG_ERROR, "invalid virtcache option; using the defaults");
@@ -792,6 +922,7 @@ void vc_fini(xlator_t *this)
     while (priv->files)
         vc_file_destroy(priv, priv->files);
     this->private = NULL;
+    pthread_mutex_destroy(&priv->det_lock);
     pthread_mutex_destroy(&priv->queue_lock);
     pthread_mutex_destroy(&priv->lock);
     GF_FREE(priv);
@@ -891,6 +1022,24 @@ struct volume_options vc_options[] = {
      .type = GF_OPTION_TYPE_BOOL,
      .default_value = "on",
      .description = "Count written blocks as accesses too.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"detector-interval"},
+     .type = GF_OPTION_TYPE_INT,
+     .min = 10,
+     .max = 60000,
+     .default_value = "1000",
+     .description = "Milliseconds per interference-detector sample: each file's arrivals, service time and the "
+                    "brick's queue depth over it give one predicted response time.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"detector-samples"},
+     .type = GF_OPTION_TYPE_INT,
+     .min = 1,
+     .max = VC_DET_MAX_SAMPLES,
+     .default_value = "30",
+     .description = "Samples per detector evaluation: the p90 of this many predictions is compared with the p90 "
+                    "of as many made at low load.",
      .op_version = {1},
      .flags = OPT_FLAG_SETTABLE},
     {.key = {NULL}},

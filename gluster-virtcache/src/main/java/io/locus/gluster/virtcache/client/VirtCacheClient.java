@@ -5,15 +5,18 @@ import io.locus.gluster.gfapi.GlusterFile;
 import io.locus.gluster.gfapi.GlusterVolume;
 import io.locus.gluster.virtcache.hotblock.HotBlockFilter;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A virtual disk file on a Gluster volume used through VirtCache: a {@link RedirectingDisk} whose primary is the file,
  * whose log is a shadow image {@code /<name>.vclog} and journal {@code /<name>.vcmap} on the log volume (bricks on
  * other servers), and whose hot blocks come from the {@code virtcache} translator's filter of the file.
  *
- * <p>The redirect decision is the caller's ({@link #startRedirect}, {@link #endRedirect}); so is the schedule of
- * {@link #refreshHotBlocks()}, {@link #warm} and {@link #drain}. Thread-safe.
+ * <p>Either the client redirects by itself, one {@link #poll} at a time on the caller's schedule (the translator's
+ * verdict in {@code trusted.virtcache.state}, the revert rule of {@link RedirectPolicy}), or the caller drives it
+ * ({@link #startRedirect}, {@link #warm}, {@link #endRedirect}, {@link #drain}). Thread-safe.
  */
 public final class VirtCacheClient implements AutoCloseable {
     private final GlusterFile primaryFile;
@@ -21,6 +24,14 @@ public final class VirtCacheClient implements AutoCloseable {
     private final GlusterFile journalFile;
     private final RedirectingDisk disk;
     private volatile HotBlockFilter filter;
+    private final AtomicLong ops = new AtomicLong();
+    private final Object pollLock = new Object();
+    private RedirectPolicy.Tracker tracker = new RedirectPolicy.Tracker(RedirectPolicy.DEFAULTS);
+    private long lastPollNanos = System.nanoTime();
+    private long lastPollOps;
+
+    /** The translator's verdict on the disk's file. */
+    public static final String STATE_XATTR = "trusted.virtcache.state";
 
     private VirtCacheClient(
             GlusterFile primaryFile, GlusterFile logFile, GlusterFile journalFile, RedirectingDisk disk) {
@@ -74,11 +85,71 @@ public final class VirtCacheClient implements AutoCloseable {
     }
 
     public byte[] read(long offset, int length) throws IOException {
+        ops.incrementAndGet();
         return disk.read(offset, length);
     }
 
     public void write(long offset, byte[] data) throws IOException {
+        ops.incrementAndGet();
         disk.write(offset, data);
+    }
+
+    /** Replaces the redirect policy (and forgets the old one's baseline). */
+    public void setPolicy(RedirectPolicy policy) {
+        synchronized (pollLock) {
+            tracker = new RedirectPolicy.Tracker(Objects.requireNonNull(policy, "policy"));
+        }
+    }
+
+    /** What one {@link #poll} saw and did. */
+    public record Poll(boolean interfered, double iops, RedirectPolicy.Action action, RedirectState state) {}
+
+    /**
+     * One step of redirecting by itself: reads the translator's verdict, measures the disk's I/O rate since the last
+     * poll, and acts on the policy's decision (at a redirection the filter is refreshed first, so that the hottest
+     * blocks of the last window are the ones redirected; warming and draining move at most {@code batchBlocks}).
+     */
+    public Poll poll(int batchBlocks) throws IOException {
+        synchronized (pollLock) {
+            boolean interfered = interfered(primaryFile.getxattr(STATE_XATTR), primaryFile.path());
+            long now = System.nanoTime();
+            long count = ops.get();
+            double seconds = Math.max(1e-9, (now - lastPollNanos) / 1e9);
+            double iops = (count - lastPollOps) / seconds;
+            lastPollNanos = now;
+            lastPollOps = count;
+            RedirectPolicy.Action action = tracker.decide(disk.state(), interfered, iops);
+            switch (action) {
+                case START_REDIRECT -> {
+                    refreshHotBlocks();
+                    disk.startRedirect();
+                }
+                case WARM -> disk.warm(batchBlocks);
+                case END_REDIRECT -> disk.endRedirect();
+                case DRAIN -> disk.drain(batchBlocks);
+                case NONE -> {}
+            }
+            return new Poll(interfered, iops, action, disk.state());
+        }
+    }
+
+    /**
+     * Whether a {@code trusted.virtcache.state} value says {@code state=interfered}.
+     *
+     * @throws IllegalArgumentException if the value has no {@code state=normal} or {@code state=interfered} line
+     */
+    static boolean interfered(byte[] value, String path) {
+        String text = new String(value, StandardCharsets.UTF_8);
+        for (String line : text.split("\n")) {
+            if (line.equals("state=interfered")) {
+                return true;
+            }
+            if (line.equals("state=normal")) {
+                return false;
+            }
+        }
+        throw new IllegalArgumentException(STATE_XATTR + " of " + path + " is \"" + text.replace("\n", "\\n")
+                + "\" (expected: a line state=normal or state=interfered)");
     }
 
     public void flush() throws IOException {

@@ -367,6 +367,25 @@ class VirtCacheClientIT {
     }
 
     @Test
+    void poll_readsTheBricksVerdict_andAtLowLoadStaysOnThePrimary() throws Exception {
+        byte[] model = new byte[BLOCKS * B];
+        new Random(7).nextBytes(model);
+        writeFile(primary, "/polled.img", model);
+        try (VirtCacheClient client = VirtCacheClient.open(primary, logVolume, "/polled.img", B)) {
+            for (int i = 0; i < 3; i++) {
+                for (int b = 0; b < 4; b++) {
+                    assertArrayEquals(slice(model, b * B, 4096), client.read((long) b * B, 4096));
+                }
+                VirtCacheClient.Poll poll = client.poll(8);
+                assertFalse(poll.interfered(), poll.toString());
+                assertEquals(RedirectPolicy.Action.NONE, poll.action(), poll.toString());
+                assertEquals(RedirectState.NORMAL, poll.state(), poll.toString());
+                assertTrue(poll.iops() > 0, "this poll's reads are counted: " + poll);
+            }
+        }
+    }
+
+    @Test
     void translatorBlockSizeMismatch_isRefusedWithBothSizes() throws Exception {
         writeFile(primary, "/other.img", new byte[B]);
         IllegalArgumentException e = assertThrows(

@@ -322,6 +322,34 @@ class VirtCacheTranslatorIT {
     }
 
     @Test
+    @Order(7)
+    void detectorRunsOnTheBrick_andAtLowLoadReportsNormal() throws Exception {
+        configure(Map.of("detector-interval", "50", "detector-samples", "4"), "config_detector_samples", "4");
+        String path = "/detector.bin";
+        writeFile(path, new byte[256 * KIB]);
+        Map<String, String> state = state(path);
+        long evaluationsBefore = Long.parseLong(state.get("evaluations"));
+        // One read at a time: the brick's queue never holds more than this client's one fop, so every sample is a
+        // low-load sample and the recent p90 is the low-load p90.
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        try (GlusterFile f = client.open(path, false)) {
+            for (int i = 0; Long.parseLong(state.get("evaluations")) < evaluationsBefore + 3; i++) {
+                assertTrue(System.nanoTime() < deadline, "no 3 evaluations within 60 s: " + state);
+                f.read((i % 4) * 65536L, 4 * KIB);
+                Thread.sleep(5);
+                state = state(path);
+            }
+        }
+        assertEquals("normal", state.get("state"), state.toString());
+        assertEquals("queueing-model", state.get("detector"), state.toString());
+        assertEquals("0", state.get("violations"), state.toString());
+        assertTrue(Long.parseLong(state.get("low_load_samples")) > 0, state.toString());
+        assertTrue(Double.parseDouble(state.get("device_us")) > 0, "service time measured: " + state);
+        assertEquals(state.get("p90_us"), state.get("low_load_p90_us"), state.toString());
+        configure(Map.of("detector-interval", "1000", "detector-samples", "30"), "config_detector_samples", "30");
+    }
+
+    @Test
     @Order(8)
     void invalidOptionValue_isRefusedLive_andTheOldConfigurationStays() throws Exception {
         configure(Map.of("bloom-fpr", "0.01"), "config_bloom_fpr", "0.01");
@@ -373,6 +401,18 @@ class VirtCacheTranslatorIT {
         try (GlusterFile f = client.create(path)) {
             f.write(0, data);
         }
+    }
+
+    private static Map<String, String> state(String path) throws GlusterException {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String line :
+                new String(client.getxattr(path, "trusted.virtcache.state"), StandardCharsets.UTF_8).split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                m.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        return m;
     }
 
     private static TranslatorStats stats(String path) throws GlusterException {
