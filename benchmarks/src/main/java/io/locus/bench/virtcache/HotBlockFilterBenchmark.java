@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * bits, k = 7, about 51,000 hot blocks at a 1% false-positive rate), parsed by {@link HotBlockFilter#parse}. Its bits
  * are drawn at random with {@code fill}: {@code 0.5} is an optimally loaded filter (a cold block stops after about two
  * probes), {@code 1} every bit set (every block answers hot after all k probes, the cost of a hot read). Blocks
- * queried: 4,096 random block numbers of a 16 GiB disk, cycled.
+ * queried: 4,096 random block numbers (64 KiB blocks) of a 16 GiB disk, cycled.
  *
  * <p>Run: {@code ./locus bench jmh bench.virtcache}.
  */
@@ -69,7 +69,7 @@ public class HotBlockFilterBenchmark {
                 .putShort((short) 7)
                 .putLong(BODY_BYTES * 8L)
                 .putLong(51_000)
-                .putInt(4096)
+                .putInt(65_536)
                 .putInt(0)
                 .putLong(1)
                 .putLong(0)
@@ -81,7 +81,7 @@ public class HotBlockFilterBenchmark {
         filter = HotBlockFilter.parse(chunk.array());
         queries = new long[QUERIES];
         for (int i = 0; i < QUERIES; i++) {
-            queries[i] = random.nextLong((16L << 30) / 4096);
+            queries[i] = random.nextLong((16L << 30) / 65_536);
         }
     }
 

@@ -31,9 +31,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       of a latency goal ({@link CacheSizer#targetHitRate}) and the smoothed size ({@link CacheSizer#nextSize}).
  * </ul>
  *
- * <p>Workload: the block numbers (4 KiB blocks) of the CloudPhysics trace under {@code locus.data.dir} (default
- * {@code data}), the first block of every request of the whole trace, offsets folded into a 16 GiB disk, cycled; a shadow LRU of {@code capacityBlocks} (80 MiB or
- * 640 MiB of cache) in 10 segments, as in HCache.
+ * <p>Workload: the block numbers (64 KiB blocks, the translator's default {@code block-size}) of the CloudPhysics
+ * trace under {@code locus.data.dir} (default {@code data}): the first block of every request of the whole trace,
+ * offsets folded into a 16 GiB disk, cycled. The shadow LRU has {@code capacityBlocks} in 10 segments, as in HCache:
+ * 2,560 blocks (160 MiB, below the trace's 17,545 distinct blocks: most misses evict) or 20,480 (1.25 GiB, it all
+ * fits).
  *
  * <p>Run: {@code ./locus bench jmh bench.virtcache}.
  */
@@ -44,9 +46,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = "-Xmx512m")
 public class SizingBenchmark {
-    private static final int BLOCK = 4096;
+    private static final int BLOCK = 65_536;
 
-    @Param({"20480", "163840"})
+    @Param({"2560", "20480"})
     public int capacityBlocks;
 
     private long[] blocks;
