@@ -8,6 +8,7 @@ import io.locus.memcached.fixture.MemcachedServer;
 import io.locus.memcached.fixture.MemcachedServers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,6 +40,7 @@ class BackendTimeoutIT {
             long timeoutsBefore = Long.parseLong(proxy.stats().get("locus_backend_timeouts"));
             MemcachedServer frozen = servers.get(0);
             signal("STOP", frozen.pid());
+            awaitAllThreadsStopped(frozen.pid());
             try {
                 // A lone get on an otherwise idle proxy: only the proxy's own timer can answer it.
                 long start = System.nanoTime();
@@ -126,6 +128,32 @@ class BackendTimeoutIT {
                 .inheritIO()
                 .start();
         assertEquals(0, kill.waitFor(), "kill -" + name + " " + pid);
+    }
+
+    /**
+     * Waits until every thread of {@code pid} is in state T. kill(2) returns once SIGSTOP is queued; a thread running
+     * on another (possibly descheduled) vCPU stops only when it next enters the kernel, and until then it may still
+     * answer a request.
+     */
+    static void awaitAllThreadsStopped(long pid) throws IOException, InterruptedException {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            boolean allStopped = true;
+            try (var threads = Files.list(tasks)) {
+                for (Path task : (Iterable<Path>) threads::iterator) {
+                    String stat = Files.readString(task.resolve("stat"), StandardCharsets.ISO_8859_1);
+                    // The state follows the command name in parentheses, which may itself hold spaces.
+                    char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                    allStopped &= state == 'T' || state == 't';
+                }
+            }
+            if (allStopped) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "pid " + pid + " not stopped 30 s after SIGSTOP");
+            Thread.sleep(1);
+        }
     }
 
     private static String read(RawClient c) throws IOException {
