@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.cassandra.dht.IPartitioner;
 import org.apache.cassandra.dht.Token;
+import org.openjdk.jmh.annotations.Fork;
 
 /**
  * {@code getToken} cost with one partitioner per JVM, as in a Cassandra node: for each partitioner, {@code --forks}
@@ -29,22 +30,9 @@ import org.apache.cassandra.dht.Token;
  * io.locus.bench.cassandra.TokenCostForked [--forks 3] [--rounds 60] [--jmh target/jmh-token.json]}.
  */
 public final class TokenCostForked {
-    private static final List<String> JVM_FLAGS = List.of(
-            "-Xmx1g",
-            "--add-exports",
-            "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "--add-exports",
-            "java.base/jdk.internal.ref=ALL-UNNAMED",
-            "--add-opens",
-            "java.base/java.lang=ALL-UNNAMED",
-            "--add-opens",
-            "java.base/java.nio=ALL-UNNAMED",
-            "--add-opens",
-            "java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens",
-            "java.base/java.util=ALL-UNNAMED",
-            "--add-opens",
-            "java.base/java.io=ALL-UNNAMED");
+    /** The JVM flags JMH gives {@link TokenBenchmark}'s forks, so both harnesses run the partitioners alike. */
+    private static final List<String> JVM_FLAGS =
+            List.of(TokenBenchmark.class.getAnnotation(Fork.class).jvmArgsAppend());
 
     private TokenCostForked() {}
 
