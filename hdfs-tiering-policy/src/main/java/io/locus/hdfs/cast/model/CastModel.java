@@ -30,8 +30,10 @@ import java.util.Set;
  *   <li>volume tiers are bought in whole volumes, and at most {@code maxPerVmGb} per VM (a hard limit).
  * </ul>
  *
- * Reuse-aware (CAST++): a shared dataset is stored once per tier holding it, and downloaded to a non-persistent tier
- * once there (the copy of its largest reader's input, charged to that job). Not reuse-aware (basic CAST), every job stores and downloads its own input.
+ * Reuse-aware (CAST++, and the model every plan is judged by): a shared dataset is stored once per tier holding it
+ * (the copy of its largest reader's input), downloaded to a non-persistent tier once there, and copied from its home
+ * tier to any other persistent tier its readers use (each charged to that copy's largest reader). Not reuse-aware
+ * (basic CAST's planning model), every job stores and downloads its own input, as if no two jobs read the same data.
  */
 public final class CastModel {
     private final Workload workload;
@@ -87,6 +89,7 @@ public final class CastModel {
         int nt = tiers.size();
         double[] need = new double[nt];
         Map<Long, Double> datasetCopy = reuseAware ? new HashMap<>() : null;
+        Map<Long, Integer> copyReader = reuseAware ? new HashMap<>() : null;
         for (int i = 0; i < jobs.size(); i++) {
             int f = tierOfJob[i];
             if (f < 0) {
@@ -100,9 +103,9 @@ public final class CastModel {
                 need[b] += j.outputGb() * repl[b];
             }
             if (datasetId[i] >= 0) {
-                datasetCopy.merge(key(datasetId[i], f), j.inputGb(), Math::max);
+                addReader(datasetCopy, copyReader, key(datasetId[i], f), i);
                 if (b >= 0) {
-                    datasetCopy.merge(key(datasetId[i], b), j.inputGb(), Math::max);
+                    addReader(datasetCopy, copyReader, key(datasetId[i], b), i);
                 }
             } else {
                 need[f] += j.inputGb() * repl[f];
@@ -130,6 +133,9 @@ public final class CastModel {
             violation += Math.max(0, capacity[f] - t.capacityLimitGb());
         }
         double[] runtime = new double[jobs.size()];
+        if (datasetCopy != null) {
+            copySec(datasetCopy, copyReader, bw, runtime);
+        }
         Set<Long> downloaded = reuseAware ? new HashSet<>() : null;
         double totalSec = 0;
         for (int i = 0; i < jobs.size(); i++) {
@@ -150,8 +156,8 @@ public final class CastModel {
                 }
                 sec += Estimator.transferSec(cluster, j.outputGb(), j.reduces(), bw[f], bw[b]);
             }
-            runtime[i] = sec;
-            totalSec += sec;
+            runtime[i] += sec;
+            totalSec += runtime[i];
         }
         double minutes = totalSec / 60;
         return new Evaluation(
@@ -162,6 +168,48 @@ public final class CastModel {
                 perVm,
                 runtime,
                 violation);
+    }
+
+    /** Records job {@code i} as a reader of a dataset copy: the copy is its largest reader's input (first on ties). */
+    private void addReader(Map<Long, Double> copy, Map<Long, Integer> reader, long key, int i) {
+        double gb = workload.jobs().get(i).inputGb();
+        Double had = copy.get(key);
+        if (had == null || gb > had) {
+            copy.put(key, gb);
+            reader.put(key, i);
+        }
+    }
+
+    /**
+     * A dataset is one set of bytes with one home: the persistent tier holding its largest copy (the lowest tier index
+     * on ties). Every other persistent tier its readers use gets a copy from the home before its largest reader there
+     * runs, charged to that reader like a download. A non-persistent tier's copy comes from its backing tier (the
+     * download charged per job below).
+     */
+    private void copySec(Map<Long, Double> copy, Map<Long, Integer> reader, double[] bw, double[] runtime) {
+        Map<Integer, Integer> home = new HashMap<>();
+        for (Map.Entry<Long, Double> e : copy.entrySet()) {
+            int d = (int) (e.getKey() >>> 16);
+            int f = (int) (e.getKey() & 0xffff);
+            if (!tiers.get(f).persistent()) {
+                continue;
+            }
+            home.merge(d, f, (h, g) -> {
+                double ch = copy.get(key(d, h));
+                double cg = copy.get(key(d, g));
+                return cg > ch || (cg == ch && g < h) ? g : h;
+            });
+        }
+        for (Map.Entry<Long, Double> e : copy.entrySet()) {
+            int d = (int) (e.getKey() >>> 16);
+            int f = (int) (e.getKey() & 0xffff);
+            Integer h = home.get(d);
+            if (tiers.get(f).persistent() && h != f) {
+                int i = reader.get(e.getKey());
+                runtime[i] += Estimator.transferSec(
+                        cluster, e.getValue(), workload.jobs().get(i).maps(), bw[h], bw[f]);
+            }
+        }
     }
 
     /** Every job on one tier, at that tier's per-VM floor {@code floorPerVmGb}. */

@@ -15,7 +15,9 @@ import java.util.TreeSet;
  * waves × chunk / min(rate, B_f/slots)}, and the rate depends only on its application type, so each tier keeps, per
  * application type and phase, the sum of {@code waves × chunk} of the jobs on it; transfers likewise. Capacity is a
  * sum, except a shared dataset's copy, which is its largest reader's input (kept in an ordered set per dataset and
- * tier). Sums of many additions and removals drift by rounding; {@link #resync} rebuilds them.
+ * tier), and the copies of a dataset from its home tier to its other persistent tiers, kept per (home, tier) pair
+ * because their speed depends on both. Sums of many additions and removals drift by rounding; {@link #resync} rebuilds
+ * them.
  */
 public final class IncrementalEvaluator {
     private final Cluster c;
@@ -43,11 +45,14 @@ public final class IncrementalEvaluator {
     private double[][][] phaseWork;
     private double[] overhead;
     private double[] transferWork;
+    // Work of copying shared datasets from their home tier (first index) to another persistent tier (second).
+    private double[][] copyWork;
+    private int[][] copies;
     // Counts of what feeds each sum, so a sum that should be empty is exactly 0, not rounding residue.
     private int[] touching;
     private int[][] onTierByProfile;
     private int[] onTier;
-    private final Map<Long, TreeSet<Integer>> copies = new HashMap<>();
+    private final Map<Long, TreeSet<Integer>> readers = new HashMap<>();
 
     public IncrementalEvaluator(CastModel model) {
         Workload w = model.workload();
@@ -125,10 +130,12 @@ public final class IncrementalEvaluator {
         phaseWork = new double[nt][np][3];
         overhead = new double[nt];
         transferWork = new double[nt];
+        copyWork = new double[nt][nt];
+        copies = new int[nt][nt];
         touching = new int[nt];
         onTierByProfile = new int[nt][np];
         onTier = new int[nt];
-        copies.clear();
+        readers.clear();
         for (int i = 0; i < tierOfJob.length; i++) {
             if (tierOfJob[i] >= 0) {
                 apply(i, tierOfJob[i], 1);
@@ -177,10 +184,12 @@ public final class IncrementalEvaluator {
                 transferWork[f] += sign * downWork[i];
             }
         } else {
+            homeCopies(dataset[i], -1);
             copy(dataset[i], f, i, sign, b >= 0);
             if (b >= 0) {
                 copy(dataset[i], b, i, sign, false);
             }
+            homeCopies(dataset[i], 1);
         }
         for (int t : new int[] {f, interTier[f], b}) {
             if (t >= 0 && touching[t] == 0) {
@@ -199,7 +208,7 @@ public final class IncrementalEvaluator {
     /** Adds or removes job {@code i} as a reader of dataset {@code d}'s copy on tier {@code f}. */
     private void copy(int d, int f, int i, int sign, boolean downloads) {
         long key = ((long) d << 16) | f;
-        TreeSet<Integer> readers = copies.computeIfAbsent(
+        TreeSet<Integer> readers = this.readers.computeIfAbsent(
                 key,
                 k -> new TreeSet<>(
                         Comparator.<Integer>comparingDouble(x -> input[x]).thenComparing(x -> -x)));
@@ -220,6 +229,30 @@ public final class IncrementalEvaluator {
             need[f] += input[after] * repl[f];
             if (downloads) {
                 transferWork[f] += downWork[after];
+            }
+        }
+    }
+
+    /**
+     * Adds ({@code sign} 1) or removes (-1) dataset {@code d}'s copies from its home to its other persistent tiers, as
+     * {@link CastModel} charges them: the home is the persistent tier with the largest copy, the lowest index on ties.
+     */
+    private void homeCopies(int d, int sign) {
+        int home = -1;
+        double homeGb = 0;
+        int[] last = new int[nt];
+        for (int f = 0; f < nt; f++) {
+            TreeSet<Integer> r = readers.get(((long) d << 16) | f);
+            last[f] = r == null || r.isEmpty() || !tiers.get(f).persistent() ? -1 : r.last();
+            if (last[f] >= 0 && (home < 0 || input[last[f]] > homeGb)) {
+                home = f;
+                homeGb = input[last[f]];
+            }
+        }
+        for (int f = 0; f < nt; f++) {
+            if (last[f] >= 0 && f != home) {
+                copies[home][f] += sign;
+                copyWork[home][f] = copies[home][f] == 0 ? 0 : copyWork[home][f] + sign * downWork[last[f]];
             }
         }
     }
@@ -255,6 +288,13 @@ public final class IncrementalEvaluator {
             int b = backingTier[f];
             if (b >= 0 && transferWork[f] > 0) {
                 sec += transferWork[f] / Math.min(bw[b], bw[f]);
+            }
+        }
+        for (int h = 0; h < nt; h++) {
+            for (int f = 0; f < nt; f++) {
+                if (copies[h][f] > 0 && copyWork[h][f] > 0) {
+                    sec += copyWork[h][f] / Math.min(bw[h], bw[f]);
+                }
             }
         }
         double minutes = sec / 60;

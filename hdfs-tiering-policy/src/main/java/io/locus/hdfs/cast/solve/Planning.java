@@ -48,8 +48,12 @@ public final class Planning {
     }
 
     /**
-     * A planned workload: every job's tier, each tier's per-VM floor, the model's evaluation (reuse-aware when the
-     * plan was), and for workflows their own time, cost and deadline.
+     * A planned workload: every job's tier, each tier's per-VM floor, the model's evaluation, and for workflows their
+     * own time, cost and deadline.
+     *
+     * <p>Every plan is evaluated with the reuse-aware model, whichever model planned it: jobs that read one dataset
+     * read it whether or not the planner knew, so a reuse-oblivious plan (basic CAST) is charged what its placement
+     * really costs (one copy per tier, copies between tiers), not what it believed.
      */
     public record Result(
             int[] tierOfJob, double[] floors, Evaluation evaluation, List<WorkflowModel.Result> workflows) {}
@@ -60,7 +64,7 @@ public final class Planning {
             Assignment a = solver.solve(p, o);
             int[] s = p.tierOfJob(a.tierOfGroup());
             double[] floors = p.floors(a.levelOfTier());
-            return new Result(s, floors, p.model().evaluate(s, floors), workflows(w, s, floors));
+            return new Result(s, floors, truth(w).evaluate(s, floors), workflows(w, s, floors));
         }
         int[] s = new int[w.jobs().size()];
         Arrays.fill(s, -1);
@@ -97,7 +101,12 @@ public final class Planning {
             }
         }
         o.progress().update(o.evaluations() * parts, o.evaluations() * parts, null);
-        return new Result(s, floors, new CastModel(w, reuseAware).evaluate(s, floors), results);
+        return new Result(s, floors, truth(w).evaluate(s, floors), results);
+    }
+
+    /** The model every plan is judged by: reuse-aware (see {@link Result}). */
+    public static CastModel truth(Workload w) {
+        return new CastModel(w, true);
     }
 
     private static SolveOptions.ProgressListener offset(SolveOptions o, int part, int parts) {
@@ -117,16 +126,19 @@ public final class Planning {
     }
 
     /**
-     * The configurations a plan is compared with, evaluated with the same model: each tier alone at its best capacity
-     * level ("persSSD 100%"), and the three greedy plans.
+     * The configurations a plan is compared with, evaluated with the same model as plans are ({@link #truth}): each
+     * tier alone at its best capacity level ("persSSD 100%"), and the three greedy plans (planned reuse-aware or not
+     * as {@code reuseAware} says).
      */
     public static Map<String, Evaluation> baselines(Workload w, boolean reuseAware) {
         CastProblem p = new CastProblem(new CastModel(w, reuseAware));
+        CastModel truth = truth(w);
         Map<String, Evaluation> out = new LinkedHashMap<>();
         for (int t = 0; t < p.tiers(); t++) {
             Evaluation best = null;
             for (int l = 0; l < p.levels(t).length; l++) {
-                Evaluation e = p.evaluate(Assignment.allOn(p, t, l));
+                Assignment a = Assignment.allOn(p, t, l);
+                Evaluation e = truth.evaluate(p.tierOfJob(a.tierOfGroup()), p.floors(a.levelOfTier()));
                 if (e.feasible() && (best == null || e.utility() > best.utility())) {
                     best = e;
                 }
@@ -137,7 +149,8 @@ public final class Planning {
         }
         for (GreedySolver.Variant v : GreedySolver.Variant.values()) {
             GreedySolver g = new GreedySolver(v);
-            out.put(g.name(), p.evaluate(g.solve(p, SolveOptions.seeded(0))));
+            Assignment a = g.solve(p, SolveOptions.seeded(0));
+            out.put(g.name(), truth.evaluate(p.tierOfJob(a.tierOfGroup()), p.floors(a.levelOfTier())));
         }
         return out;
     }

@@ -103,6 +103,23 @@ class CastModelTest {
     }
 
     @Test
+    void reuseAware_copiesASharedDatasetFromItsHomeToEachOtherPersistentTier() {
+        // b reads the whole dataset (its largest reader), so the dataset's home is b's tier; a's tier gets a copy.
+        Job a = Job.ofMaps("a", JobProfile.SORT, 400, C, "d");
+        Job b = Job.ofMaps("b", JobProfile.GREP, 800, C, "d");
+        CastModel m = new CastModel(of(a, b), true);
+        double[] floors = {0, 500, 0, 0};
+        Evaluation split = m.evaluate(new int[] {OBJ, PSSD}, floors);
+        Evaluation oblivious = new CastModel(of(a, b), false).evaluate(new int[] {OBJ, PSSD}, floors);
+        double copy = Estimator.transferSec(C, a.inputGb(), a.maps(), 234, 265);
+        assertEquals(oblivious.jobRuntimeSec()[0] + copy, split.jobRuntimeSec()[0], 1e-9, "a waits for its copy");
+        assertEquals(oblivious.jobRuntimeSec()[1], split.jobRuntimeSec()[1], 1e-9, "b reads the home copy");
+        Evaluation together = m.evaluate(new int[] {PSSD, PSSD}, floors);
+        Evaluation obliviousTogether = new CastModel(of(a, b), false).evaluate(new int[] {PSSD, PSSD}, floors);
+        assertEquals(obliviousTogether.runtimeMin(), together.runtimeMin(), 1e-9, "one tier: nothing to copy");
+    }
+
+    @Test
     void unplacedJobs_areLeftOut() {
         Job a = Job.ofMaps("a", JobProfile.SORT, 400, C, null);
         Job b = Job.ofMaps("b", JobProfile.SORT, 400, C, null);
