@@ -160,6 +160,39 @@ class PaperEvaluationTest {
     }
 
     @Test
+    void workflows_castMispredictsEveryWorkflow_andCostsMoreThanCastPlusPlus() {
+        Workload w = PaperWorkloads.workflows(Cluster.DEFAULT, TIERS, "persSSD", 1.3);
+        WorkflowModel model = new WorkflowModel(w);
+        Planning.Result cast =
+                Planning.plan(w, Solvers.byName("sa"), Planning.Objective.UTILITY, false, SolveOptions.seeded(1));
+        Planning.Result castpp =
+                Planning.plan(w, Solvers.byName("sa"), Planning.Objective.DEADLINE_COST, true, SolveOptions.seeded(1));
+        System.out.println("Workflow workload: CAST (utility, transfers unseen) against CAST++ (deadline-cost):");
+        System.out.printf(
+                "%-5s %9s %11s %13s %9s %11s %9s%n",
+                "", "deadline", "CAST (min)", "believed", "CAST $", "CAST++ min", "CAST++ $");
+        for (int k = 0; k < w.workflows().size(); k++) {
+            Workflow f = w.workflows().get(k);
+            WorkflowModel.Result real = cast.workflows().get(k);
+            WorkflowModel.Result believed = model.evaluate(f, cast.tierOfJob(), cast.floors(), false);
+            WorkflowModel.Result pp = castpp.workflows().get(k);
+            System.out.printf(
+                    java.util.Locale.ROOT,
+                    "%-5s %9.1f %11.1f %13.1f %9.2f %11.1f %9.2f%n",
+                    f.id(),
+                    f.deadlineMin(),
+                    real.runtimeMin(),
+                    believed.runtimeMin(),
+                    real.totalCost(),
+                    pp.runtimeMin(),
+                    pp.totalCost());
+            assertTrue(real.runtimeMin() > believed.runtimeMin(), f.id() + ": " + real + " vs " + believed);
+            assertTrue(pp.meetsDeadline(), f.id() + ": " + pp);
+            assertTrue(pp.totalCost() < real.totalCost(), f.id() + ": " + pp + " vs " + real);
+        }
+    }
+
+    @Test
     void evaluation_reportsCapacitySharesThatSumToOne() {
         Evaluation e = EVALUATION.get("CAST++ sa");
         assertEquals(1, Arrays.stream(e.capacityShare()).sum(), 1e-9);
