@@ -154,10 +154,11 @@ class PaperEvaluationTest {
     }
 
     @Test
-    void workflows_castPlusPlusMeetsEveryDeadlineAtTheLowestCost_persHddAndObjStoreMissAll() {
-        Workload w = PaperWorkloads.workflows(Cluster.DEFAULT, TIERS, "persSSD", 1.3);
+    void workflows_castPlusPlusMeetsEveryDeadlineAtTheLowestCost_singleTiersMissAsInFig49() {
+        Workload w = PaperWorkloads.workflows(Cluster.DEFAULT, TIERS);
         WorkflowModel model = new WorkflowModel(w);
         assertEquals(31, w.jobs().size());
+        int[] missed = new int[TIERS.size()];
         for (Workflow f : w.workflows()) {
             assertTrue(f.deadlineMin() >= 15 && f.deadlineMin() <= 40, f.id() + " deadline " + f.deadlineMin());
             WorkflowProblem p = new WorkflowProblem(w, f);
@@ -165,6 +166,7 @@ class PaperEvaluationTest {
             WorkflowModel.Result castpp = p.evaluate(a.tierOfGroup(), a.levelOfTier());
             assertTrue(castpp.meetsDeadline(), f.id() + ": " + castpp);
             for (int t = 0; t < TIERS.size(); t++) {
+                boolean met = false;
                 for (int l = 0; l < TIERS.get(t).levels().length; l++) {
                     int[] all = new int[w.jobs().size()];
                     Arrays.fill(all, t);
@@ -172,25 +174,22 @@ class PaperEvaluationTest {
                     floors[t] = TIERS.get(t).levels()[l];
                     WorkflowModel.Result r = model.evaluate(f, all, floors, true);
                     if (r.meetsDeadline()) {
+                        met = true;
                         assertTrue(
                                 castpp.totalCost() <= r.totalCost() + 1e-9,
                                 f.id() + " on " + TIERS.get(t).name() + " level " + l);
                     }
-                    if (TIERS.get(t).name().equals("persHDD")
-                            || TIERS.get(t).name().equals("objStore")) {
-                        assertTrue(
-                                !r.meetsDeadline(),
-                                f.id() + " meets its deadline on "
-                                        + TIERS.get(t).name());
-                    }
                 }
+                missed[t] += met ? 0 : 1;
             }
         }
+        // The deadline rule is set so that the single tiers miss what Fig. 4.9 reports: ephSSD 1, persSSD 2 of 5.
+        assertEquals("[1, 2, 5, 5]", Arrays.toString(missed), "ephSSD, persSSD, persHDD, objStore");
     }
 
     @Test
-    void workflows_castMispredictsEveryWorkflow_andCostsMoreThanCastPlusPlus() {
-        Workload w = PaperWorkloads.workflows(Cluster.DEFAULT, TIERS, "persSSD", 1.3);
+    void workflows_castMissesDeadlines_mispredictsEveryWorkflow_andCostsMoreInAll() {
+        Workload w = PaperWorkloads.workflows(Cluster.DEFAULT, TIERS);
         WorkflowModel model = new WorkflowModel(w);
         Planning.Result cast =
                 Planning.plan(w, Solvers.byName("sa"), Planning.Objective.UTILITY, false, SolveOptions.seeded(1));
@@ -198,8 +197,11 @@ class PaperEvaluationTest {
                 Planning.plan(w, Solvers.byName("sa"), Planning.Objective.DEADLINE_COST, true, SolveOptions.seeded(1));
         System.out.println("Workflow workload: CAST (utility, transfers unseen) against CAST++ (deadline-cost):");
         System.out.printf(
-                "%-5s %9s %11s %13s %9s %11s %9s%n",
+                "%-5s %9s %11s %9s %9s %11s %9s%n",
                 "", "deadline", "CAST (min)", "believed", "CAST $", "CAST++ min", "CAST++ $");
+        int castMisses = 0;
+        double castCost = 0;
+        double castppCost = 0;
         for (int k = 0; k < w.workflows().size(); k++) {
             Workflow f = w.workflows().get(k);
             WorkflowModel.Result real = cast.workflows().get(k);
@@ -207,7 +209,7 @@ class PaperEvaluationTest {
             WorkflowModel.Result pp = castpp.workflows().get(k);
             System.out.printf(
                     java.util.Locale.ROOT,
-                    "%-5s %9.1f %11.1f %13.1f %9.2f %11.1f %9.2f%n",
+                    "%-5s %9.1f %11.1f %9.1f %9.2f %11.1f %9.2f%n",
                     f.id(),
                     f.deadlineMin(),
                     real.runtimeMin(),
@@ -215,10 +217,24 @@ class PaperEvaluationTest {
                     real.totalCost(),
                     pp.runtimeMin(),
                     pp.totalCost());
+            castMisses += real.meetsDeadline() ? 0 : 1;
+            castCost += real.totalCost();
+            castppCost += pp.totalCost();
             assertTrue(real.runtimeMin() > believed.runtimeMin(), f.id() + ": " + real + " vs " + believed);
             assertTrue(pp.meetsDeadline(), f.id() + ": " + pp);
-            assertTrue(pp.totalCost() < real.totalCost(), f.id() + ": " + pp + " vs " + real);
+            if (real.meetsDeadline()) {
+                assertTrue(pp.totalCost() <= real.totalCost(), f.id() + ": " + pp + " vs " + real);
+            }
         }
+        // A workflow CAST misses can cost it less than CAST++ pays to meet the deadline; over all five it costs more.
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "all   CAST misses %d of 5, $%.2f; CAST++ $%.2f%n",
+                castMisses,
+                castCost,
+                castppCost);
+        assertTrue(castMisses >= 1, "CAST meets every deadline");
+        assertTrue(castppCost < castCost, "CAST++ $" + castppCost + " vs CAST $" + castCost);
     }
 
     @Test
