@@ -20,6 +20,10 @@ class IncrementalEvaluatorTest {
             String d = r.nextInt(3) == 0 ? "d" + r.nextInt(4) : null;
             jobs.add(Job.ofMaps("j" + i, APPS.get(r.nextInt(4)), maps, Cluster.DEFAULT, d));
         }
+        for (int i = 0; i < 6; i++) {
+            // Readers of one size: which tier is the dataset's home is decided by the tie-break alone.
+            jobs.add(Job.ofMaps("same" + i, APPS.get(i % 4), 500, Cluster.DEFAULT, "same-size"));
+        }
         jobs.add(new Job("empty", JobProfile.SORT, 0, 0, 0, 1, 1, null));
         return new Workload("r" + seed, Cluster.DEFAULT, TierCatalog.paper(), jobs, List.of());
     }
