@@ -230,13 +230,20 @@ public final class MemcaslapBench implements Callable<Integer> {
         stdout.print(table);
         stdout.println("# load average after: " + loadAverage());
         Files.writeString(dir.resolve("proxy-memcaslap.txt"), table);
+        Path text = shown(dir.resolve("proxy-memcaslap.txt"));
         try {
-            stdout.println("# written: " + dir.resolve("proxy-memcaslap.txt") + ", " + chart(runs, dir));
+            stdout.println("# written: " + text + ", " + shown(chart(runs, dir)));
         } catch (IOException | RuntimeException | Error e) {
-            stdout.println("# written: " + dir.resolve("proxy-memcaslap.txt") + " (no chart: " + e + ")");
+            stdout.println("# written: " + text + " (no chart: " + e + ")");
         }
         stdout.flush();
         return 0;
+    }
+
+    /** {@code file} relative to the working directory when it lies below it, so printed output names no checkout. */
+    static Path shown(Path file) {
+        Path cwd = Path.of("").toAbsolutePath();
+        return file.startsWith(cwd) ? cwd.relativize(file) : file;
     }
 
     /** memcaslap's {@code -F} file of the hot-read mix: 64-byte keys (its default), fixed values, the get share. */

@@ -70,6 +70,16 @@ class MemcaslapBenchTest {
     }
 
     @Test
+    void shown_isRelativeBelowTheWorkingDirectory() {
+        java.nio.file.Path cwd = java.nio.file.Path.of("").toAbsolutePath();
+        assertEquals(
+                java.nio.file.Path.of("target", "x.txt"),
+                MemcaslapBench.shown(cwd.resolve("target").resolve("x.txt")));
+        java.nio.file.Path outside = cwd.getRoot().resolve("elsewhere-" + System.nanoTime());
+        assertEquals(outside, MemcaslapBench.shown(outside));
+    }
+
+    @Test
     void hotReadConfig_isMemcaslapsFormat() {
         assertEquals(
                 "key\n64 64 1\nvalue\n100 100 1\ncmd\n0 0.010\n1 0.990\n",
