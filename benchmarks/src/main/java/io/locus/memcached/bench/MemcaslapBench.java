@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,26 +25,38 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./locus bench proxy-memcaslap}: throughput measured by a load generator the proxy's authors did not write,
- * libmemcached's {@code memcaslap}, against one memcached ({@code -t 1}) reached directly, through twemproxy, through
- * Locus in {@code pass_through} mode and through Locus in {@code full} mode. The four targets run in interleaved
- * rounds (direct, twemproxy, pass-through, full, direct, ...) so slow drifts of a shared machine hit them alike;
- * every proxy stays up for the whole run and only the measured one gets load.
+ * {@code ./locus bench proxy-memcaslap} (and the second part of {@code ./locus bench proxy}): throughput measured by a
+ * load generator the proxy's authors did not write, libmemcached's {@code memcaslap}, against one memcached
+ * ({@code -t 1}). Two workloads: memcaslap's own mix (90/10 get/set, every set a new key) directly, through
+ * twemproxy, through Locus in {@code pass_through} mode and through Locus in {@code full} mode; and a hot-read mix
+ * (99/1 get/set over a small window of recent keys, which the full mode's deadline cache holds) directly and through
+ * Locus in {@code full} mode. The targets run in interleaved rounds so slow drifts of a shared machine hit them alike;
+ * every proxy stays up for the whole run and only the measured one gets load. The verdicts are medians of per-round
+ * ratios (each proxy against the alternative measured in the same round).
  */
 @Command(
         name = "proxy-memcaslap",
         mixinStandardHelpOptions = true,
-        description = "memcaslap ops/s: direct memcached vs twemproxy vs Locus pass-through vs Locus full.")
+        description = "memcaslap ops/s: direct memcached vs twemproxy vs Locus pass-through vs Locus full, and Locus "
+                + "full vs direct on a hot-read mix.")
 public final class MemcaslapBench implements Callable<Integer> {
-    static final List<String> TARGETS = List.of("direct", "twemproxy", "locus-pass-through", "locus-full");
+    /** Every target in the order each round runs them. */
+    static final List<String> TARGETS =
+            List.of("direct", "twemproxy", "locus-pass-through", "locus-full", "direct-hot", "locus-full-hot");
+    /** The throughput goals: pass-through against twemproxy, full against direct on the hot-read mix. */
+    static final double PASS_THROUGH_GOAL = 1.25;
+
+    static final double FULL_HOT_GOAL = 0.8;
+
     private static final Pattern TPS = Pattern.compile("Run time: *([0-9.]+)s Ops: *([0-9]+) TPS: *([0-9]+)");
     private static final Pattern PROPORTION = Pattern.compile("(set|get)_prop=([0-9.]+)");
 
-    @Option(names = "--proxy-jar", required = true, description = "the proxy's shaded jar")
-    Path jar;
+    @Mixin
+    LocusProxyOptions proxyOptions = new LocusProxyOptions();
 
     @Option(names = "--rounds", description = "rounds, each running every target once (default ${DEFAULT-VALUE})")
     int rounds = 4;
@@ -63,14 +76,26 @@ public final class MemcaslapBench implements Callable<Integer> {
     @Option(names = "--concurrency", description = "memcaslap -c (default ${DEFAULT-VALUE})")
     int concurrency = 32;
 
-    @Option(names = "--value-bytes", description = "memcaslap -X, the fixed value size (default ${DEFAULT-VALUE})")
+    @Option(names = "--value-bytes", description = "memcaslap's fixed value size (default ${DEFAULT-VALUE})")
     int valueBytes = 100;
+
+    @Option(
+            names = "--hot-get-fraction",
+            description = "gets in the hot-read mix; the rest are sets of new keys (default ${DEFAULT-VALUE})")
+    double hotGetFraction = 0.99;
+
+    @Option(
+            names = "--hot-window",
+            description = "memcaslap -w of the hot-read mix: recent keys per connection that its gets pick from "
+                    + "(default ${DEFAULT-VALUE})")
+    String hotWindow = "1k";
 
     @Option(names = "--out", description = "output directory (default benchmarks/target/bench-memcaslap)")
     Path out;
 
     private final PrintStream stdout;
     private final PrintStream progress;
+    private final List<Run> runs = new ArrayList<>();
 
     MemcaslapBench(PrintStream stdout, PrintStream progress) {
         this.stdout = stdout;
@@ -81,18 +106,49 @@ public final class MemcaslapBench implements Callable<Integer> {
         System.exit(new CommandLine(new MemcaslapBench(System.out, System.err)).execute(args));
     }
 
-    /** One memcaslap run: ops/s as memcaslap reports it, and its get/set proportions. */
-    record Run(String target, int round, double seconds, long ops, long tps, String proportions) {}
+    /**
+     * One memcaslap run: ops/s as memcaslap reports it, its get/set proportions, the 1-minute load average when it
+     * ended, and for Locus full mode the share of gets its deadline cache answered (NaN for other targets).
+     */
+    record Run(
+            String target,
+            int round,
+            double seconds,
+            long ops,
+            long tps,
+            String proportions,
+            double load,
+            double localHitRatio) {
+        Run withContext(double load, double localHitRatio) {
+            return new Run(target, round, seconds, ops, tps, proportions, load, localHitRatio);
+        }
+    }
+
+    /** The runs of the last call, in order. */
+    List<Run> runs() {
+        return runs;
+    }
 
     @Override
     public Integer call() throws Exception {
-        if (rounds < 1 || seconds < 1 || warmup < 0 || threads < 1 || concurrency < 1 || valueBytes < 1) {
+        if (rounds < 1
+                || seconds < 1
+                || warmup < 0
+                || threads < 1
+                || concurrency < 1
+                || valueBytes < 1
+                || !(hotGetFraction > 0 && hotGetFraction < 1)
+                || !hotWindow.matches("[0-9]+[kKmM]?")) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
                     "--rounds " + rounds + ", --seconds " + seconds + ", --warmup " + warmup + ", --threads " + threads
                             + ", --concurrency " + concurrency + ", --value-bytes " + valueBytes
-                            + " (expected: warm-up >= 0, the others >= 1)");
+                            + ", --hot-get-fraction " + hotGetFraction + ", --hot-window " + hotWindow
+                            + " (expected: warm-up >= 0, hot get fraction strictly between 0 and 1, hot window a "
+                            + "count with an optional k or m suffix, the others >= 1)");
         }
+        Path jar = proxyOptions.jar();
+        proxyOptions.settings(); // a bad --proxy-set line is refused before anything starts
         if (!Files.isRegularFile(jar)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
@@ -107,42 +163,63 @@ public final class MemcaslapBench implements Callable<Integer> {
         Path dir = (out != null ? out : Path.of("benchmarks", "target", "bench-memcaslap")).toAbsolutePath();
         Path hosts = dir.resolve("hosts");
         Files.createDirectories(hosts);
+        Path hotConfig = hosts.resolve("hot-read.cnf");
+        Files.writeString(hotConfig, hotReadConfig(hotGetFraction, valueBytes));
         stdout.println(String.format(
                 Locale.ROOT,
-                "# proxy-memcaslap: memcaslap -T %d -c %d -X %d -t %ds (its default 90/10 get/set mix) against one "
-                        + "memcached -t 1: direct, twemproxy, Locus pass_through, Locus full (default settings); %d s "
-                        + "unmeasured warm-up each, then %d interleaved rounds",
+                "# proxy-memcaslap: memcaslap -T %d -c %d, %d-byte values, -t %ds, against one memcached -t 1"
+                        + "%n#   mix (its default 90/10 get/set, every set a new key, -w 10k): direct, twemproxy, "
+                        + "Locus pass_through, Locus full (default settings)"
+                        + "%n#   hot (-F %s: %.0f/%.0f get/set, -w %s, so gets hit the %s most recent keys of each "
+                        + "connection): direct, Locus full"
+                        + "%n#   %d s unmeasured warm-up each, then %d interleaved rounds%s",
                 threads,
                 concurrency,
                 valueBytes,
                 seconds,
+                hotConfig.getFileName(),
+                100 * hotGetFraction,
+                100 * (1 - hotGetFraction),
+                hotWindow,
+                hotWindow,
                 warmup,
-                rounds));
+                rounds,
+                proxyOptions.customised() ? "; Locus with " + proxyOptions.describe() : ""));
         stdout.println("# load average before: " + loadAverage());
         stdout.flush();
-        List<Run> runs = new ArrayList<>();
+        runs.clear();
         try (MemcachedServers servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS.withThreads(1), hosts);
                 Nutcracker twemproxy = Nutcracker.builder(hosts)
                         .server(servers.get(0).address(), 1, "memcached-0")
                         .start();
-                LocusProxy passThrough = locus("locus-pass-through", "pass_through", servers, hosts);
-                LocusProxy full = locus("locus-full", "full", servers, hosts)) {
+                LocusProxy passThrough = locus("locus-pass-through", "pass_through", jar, servers, hosts);
+                LocusProxy full = locus("locus-full", "full", jar, servers, hosts)) {
             Map<String, InetSocketAddress> targets = new LinkedHashMap<>();
             targets.put("direct", servers.get(0).address());
             targets.put("twemproxy", twemproxy.address());
             targets.put("locus-pass-through", passThrough.address());
             targets.put("locus-full", full.address());
+            targets.put("direct-hot", servers.get(0).address());
+            targets.put("locus-full-hot", full.address());
             if (warmup > 0) {
                 for (Map.Entry<String, InetSocketAddress> t : targets.entrySet()) {
                     progress.printf(Locale.ROOT, "[warm-up %s] memcaslap %d s ...%n", t.getKey(), warmup);
-                    memcaslap(memcaslap, t.getKey(), 0, t.getValue(), warmup, hosts);
+                    memcaslap(memcaslap, t.getKey(), 0, t.getValue(), warmup, hosts, hotConfig);
                 }
             }
             for (int round = 1; round <= rounds; round++) {
                 for (Map.Entry<String, InetSocketAddress> t : targets.entrySet()) {
                     String tag = "[r" + round + " " + t.getKey() + "]";
                     progress.printf(Locale.ROOT, "%s memcaslap %d s ...%n", tag, seconds);
-                    Run r = memcaslap(memcaslap, t.getKey(), round, t.getValue(), seconds, hosts);
+                    long[] before = t.getKey().startsWith("locus-full") ? localHits(full) : null;
+                    Run r = memcaslap(memcaslap, t.getKey(), round, t.getValue(), seconds, hosts, hotConfig);
+                    double local = Double.NaN;
+                    if (before != null) {
+                        long[] after = localHits(full);
+                        long gets = (after[0] - before[0]) + (after[1] - before[1]);
+                        local = gets > 0 ? (double) (after[0] - before[0]) / gets : Double.NaN;
+                    }
+                    r = r.withContext(loadAverage1(), local);
                     runs.add(r);
                     progress.printf(Locale.ROOT, "%s %d ops/s%n", tag, r.tps());
                 }
@@ -153,26 +230,69 @@ public final class MemcaslapBench implements Callable<Integer> {
         stdout.print(table);
         stdout.println("# load average after: " + loadAverage());
         Files.writeString(dir.resolve("proxy-memcaslap.txt"), table);
+        Path text = shown(dir.resolve("proxy-memcaslap.txt"));
         try {
-            stdout.println("# written: " + dir.resolve("proxy-memcaslap.txt") + ", " + chart(runs, dir));
+            stdout.println("# written: " + text + ", " + shown(chart(runs, dir)));
         } catch (IOException | RuntimeException | Error e) {
-            stdout.println("# written: " + dir.resolve("proxy-memcaslap.txt") + " (no chart: " + e + ")");
+            stdout.println("# written: " + text + " (no chart: " + e + ")");
         }
+        stdout.flush();
         return 0;
     }
 
-    private LocusProxy locus(String label, String mode, MemcachedServers servers, Path hosts) {
+    /** {@code file} relative to the working directory when it lies below it, so printed output names no checkout. */
+    static Path shown(Path file) {
+        Path cwd = Path.of("").toAbsolutePath();
+        return file.startsWith(cwd) ? cwd.relativize(file) : file;
+    }
+
+    /** memcaslap's {@code -F} file of the hot-read mix: 64-byte keys (its default), fixed values, the get share. */
+    static String hotReadConfig(double getFraction, int valueBytes) {
+        return String.format(
+                Locale.ROOT,
+                "key%n64 64 1%nvalue%n%d %d 1%ncmd%n0 %.3f%n1 %.3f%n",
+                valueBytes,
+                valueBytes,
+                1 - getFraction,
+                getFraction);
+    }
+
+    private LocusProxy locus(String label, String mode, Path jar, MemcachedServers servers, Path hosts) {
         int port = Ports.freeLoopbackPort();
         InetSocketAddress b = servers.get(0).address();
-        String yaml = "listen: 127.0.0.1:" + port + "\npool:\n  servers: [\"" + b.getHostString() + ":" + b.getPort()
-                + ":1 memcached-0\"]\nmode: " + mode + "\n";
-        return LocusProxy.start(label, jar, yaml, port, hosts, List.of());
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("listen", "127.0.0.1:" + port);
+        config.put("pool", Map.of("servers", List.of(b.getHostString() + ":" + b.getPort() + ":1 memcached-0")));
+        config.put("mode", mode);
+        config.putAll(proxyOptions.settings());
+        return LocusProxy.start(label, jar, LocusProxy.dump(config), port, hosts, proxyOptions.jvmArgs(label));
+    }
+
+    /** The full proxy's deadline-cache hits and misses so far, over all tenants. */
+    private static long[] localHits(LocusProxy full) {
+        long hits = 0;
+        long misses = 0;
+        for (Map.Entry<String, String> e : full.stats().entrySet()) {
+            if (e.getKey().startsWith("locus_tenant:") && e.getKey().endsWith(":hits")) {
+                hits += Long.parseLong(e.getValue());
+            } else if (e.getKey().startsWith("locus_tenant:") && e.getKey().endsWith(":misses")) {
+                misses += Long.parseLong(e.getValue());
+            }
+        }
+        return new long[] {hits, misses};
     }
 
     /** Runs memcaslap for {@code runSeconds} against {@code address}; round 0 is the warm-up. */
-    private Run memcaslap(Path binary, String target, int round, InetSocketAddress address, int runSeconds, Path hosts)
+    private Run memcaslap(
+            Path binary,
+            String target,
+            int round,
+            InetSocketAddress address,
+            int runSeconds,
+            Path hosts,
+            Path hotConfig)
             throws IOException, InterruptedException {
-        List<String> command = List.of(
+        List<String> command = new ArrayList<>(List.of(
                 binary.toString(),
                 "-s",
                 address.getHostString() + ":" + address.getPort(),
@@ -180,10 +300,13 @@ public final class MemcaslapBench implements Callable<Integer> {
                 Integer.toString(threads),
                 "-c",
                 Integer.toString(concurrency),
-                "-X",
-                Integer.toString(valueBytes),
                 "-t",
-                runSeconds + "s");
+                runSeconds + "s"));
+        if (target.endsWith("-hot")) {
+            command.addAll(List.of("-F", hotConfig.toString(), "-w", hotWindow));
+        } else {
+            command.addAll(List.of("-X", Integer.toString(valueBytes)));
+        }
         Path log = hosts.resolve("memcaslap-r" + round + "-" + target + ".log");
         Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -222,59 +345,102 @@ public final class MemcaslapBench implements Callable<Integer> {
                 Double.parseDouble(m.group(1)),
                 Long.parseLong(m.group(2)),
                 Long.parseLong(m.group(3)),
-                proportions.toString());
+                proportions.toString(),
+                Double.NaN,
+                Double.NaN);
     }
 
-    /** Per round and target, memcaslap's ops/s; then per target the median over rounds and its ratios. */
+    /**
+     * Per round and target, memcaslap's ops/s; per target the median over rounds and its ratios; then the two goals
+     * as per-round ratios to the alternative of the same round and their median.
+     */
     static String table(List<Run> runs) {
         StringBuilder sb = new StringBuilder(String.format(
-                Locale.ROOT, "%-5s %-20s %10s %12s  %s%n", "round", "target", "ops/s", "ops", "memcaslap mix"));
+                Locale.ROOT,
+                "%-5s %-20s %10s %12s %6s %7s  %s%n",
+                "round",
+                "target",
+                "ops/s",
+                "ops",
+                "load1",
+                "local",
+                "memcaslap mix"));
         for (Run r : runs) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "%-5d %-20s %10d %12d  %s%n",
+                    "%-5d %-20s %10d %12d %6.2f %7s  %s%n",
                     r.round(),
                     r.target(),
                     r.tps(),
                     r.ops(),
+                    r.load(),
+                    Double.isNaN(r.localHitRatio()) ? "-" : String.format(Locale.ROOT, "%.3f", r.localHitRatio()),
                     r.proportions()));
         }
         Map<String, double[]> byTarget = new LinkedHashMap<>();
         for (String t : TARGETS) {
-            byTarget.put(
-                    t,
-                    runs.stream()
-                            .filter(r -> r.target().equals(t))
-                            .mapToDouble(Run::tps)
-                            .toArray());
+            byTarget.put(t, tps(runs, t));
         }
         double direct = median(byTarget.get("direct"));
         double twem = median(byTarget.get("twemproxy"));
+        double directHot = median(byTarget.get("direct-hot"));
         sb.append(String.format(
                 Locale.ROOT,
-                "%n%-20s %10s %9s %9s  %s%n",
+                "%n%-20s %10s %9s %10s  %s%n",
                 "target",
                 "median",
                 "/direct",
                 "/twemproxy",
-                "per round /twemproxy of the same round"));
+                "(hot targets: /direct-hot)"));
         for (String t : TARGETS) {
-            double[] v = byTarget.get(t);
-            double[] tw = byTarget.get("twemproxy");
-            StringBuilder perRound = new StringBuilder();
-            for (int i = 0; i < Math.min(v.length, tw.length); i++) {
-                perRound.append(i == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.2f", v[i] / tw[i]));
-            }
-            double med = median(v);
+            double med = median(byTarget.get(t));
+            boolean hot = t.endsWith("-hot");
             sb.append(String.format(
-                    Locale.ROOT, "%-20s %10.0f %9.2f %9.2f  %s%n", t, med, med / direct, med / twem, perRound));
+                    Locale.ROOT,
+                    "%-20s %10.0f %9.2f %10s%n",
+                    t,
+                    med,
+                    med / (hot ? directHot : direct),
+                    hot ? "-" : String.format(Locale.ROOT, "%.2f", med / twem)));
         }
+        sb.append('\n');
+        sb.append(goal(
+                "pass-through / twemproxy, mix",
+                byTarget.get("locus-pass-through"),
+                byTarget.get("twemproxy"),
+                PASS_THROUGH_GOAL));
+        sb.append(
+                goal("full / direct, hot", byTarget.get("locus-full-hot"), byTarget.get("direct-hot"), FULL_HOT_GOAL));
+        sb.append(goal("full / direct, mix", byTarget.get("locus-full"), byTarget.get("direct"), Double.NaN));
         return sb.toString();
+    }
+
+    /** One goal line: the ratio of each round, their median, and whether the median reaches {@code goal}. */
+    private static String goal(String name, double[] a, double[] b, double goal) {
+        int n = Math.min(a.length, b.length);
+        double[] ratios = new double[n];
+        StringBuilder perRound = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            ratios[i] = a[i] / b[i];
+            perRound.append(String.format(Locale.ROOT, " %.2f", ratios[i]));
+        }
+        double med = median(ratios);
+        String verdict = Double.isNaN(goal)
+                ? ""
+                : String.format(Locale.ROOT, "  goal >= %.2f: %s", goal, med >= goal ? "met" : "NOT met");
+        return String.format(Locale.ROOT, "%-32s per round%s; median %.2f%s%n", name, perRound, med, verdict);
+    }
+
+    private static double[] tps(List<Run> runs, String target) {
+        return runs.stream()
+                .filter(r -> r.target().equals(target))
+                .mapToDouble(Run::tps)
+                .toArray();
     }
 
     static double median(double[] values) {
         double[] v = values.clone();
-        java.util.Arrays.sort(v);
+        Arrays.sort(v);
         int n = v.length;
         return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
@@ -283,9 +449,9 @@ public final class MemcaslapBench implements Callable<Integer> {
     static Path chart(List<Run> runs, Path dir) throws IOException {
         System.setProperty("java.awt.headless", "true");
         CategoryChart chart = new CategoryChartBuilder()
-                .width(900)
-                .height(420)
-                .title("memcaslap throughput, one memcached -t 1")
+                .width(1000)
+                .height(440)
+                .title("memcaslap throughput, one memcached -t 1 (mix: 90/10 get/set; hot: 99/1 on recent keys)")
                 .xAxisTitle("round")
                 .yAxisTitle("ops/s")
                 .build();
@@ -305,6 +471,15 @@ public final class MemcaslapBench implements Callable<Integer> {
         Path file = dir.resolve("proxy-memcaslap.png");
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return file;
+    }
+
+    private static double loadAverage1() {
+        String all = loadAverage();
+        try {
+            return Double.parseDouble(all.split(" ")[0]);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
     private static String loadAverage() {

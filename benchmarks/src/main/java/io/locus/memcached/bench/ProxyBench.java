@@ -128,6 +128,17 @@ public final class ProxyBench implements Callable<Integer> {
             defaultValue = "0")
     int busyLoops;
 
+    @Option(
+            names = "--memcaslap-rounds",
+            description = "after the rows, the memcaslap comparison of ./locus bench proxy-memcaslap (mix and hot-read "
+                    + "workloads) in this many interleaved rounds; 0 skips it (default 4, quick 2)")
+    Integer memcaslapRounds;
+
+    @Option(
+            names = "--memcaslap-seconds",
+            description = "memcaslap run time per target and round (default 10, quick 5)")
+    Integer memcaslapSeconds;
+
     @Option(names = "--out", description = "output directory (default benchmarks/target/bench)")
     Path out;
 
@@ -136,6 +147,7 @@ public final class ProxyBench implements Callable<Integer> {
     private final List<RowResult> results = new ArrayList<>();
     private final List<Long> pidsStarted = new ArrayList<>();
     private final List<String> cpuLines = new ArrayList<>();
+    private final List<MemcaslapBench.Run> memcaslapRuns = new ArrayList<>();
 
     ProxyBench(PrintStream stdout, PrintStream progress) {
         this.stdout = stdout;
@@ -159,6 +171,11 @@ public final class ProxyBench implements Callable<Integer> {
         return results;
     }
 
+    /** The memcaslap comparison's runs, in order; empty if it was skipped. */
+    List<MemcaslapBench.Run> memcaslapRuns() {
+        return memcaslapRuns;
+    }
+
     /** Every pid this run started (memcached, nutcracker, proxies), for teardown checks. */
     List<Long> pidsStarted() {
         return pidsStarted;
@@ -167,6 +184,8 @@ public final class ProxyBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         int measure = seconds != null ? seconds : quick ? 8 : 40;
+        int mcRounds = memcaslapRounds != null ? memcaslapRounds : quick ? 2 : 4;
+        int mcSeconds = memcaslapSeconds != null ? memcaslapSeconds : quick ? 5 : 10;
         int warm = warmup != null ? warmup : quick ? 3 : 10;
         long keysEach = keysPerTenant != null ? keysPerTenant : quick ? 5000 : 50_000;
         if (measure < 1
@@ -177,15 +196,19 @@ public final class ProxyBench implements Callable<Integer> {
                 || localFraction < 0
                 || localFraction > 1
                 || busyLoops < 0
-                || busyLoops > 8) {
+                || busyLoops > 8
+                || mcRounds < 0
+                || mcSeconds < 1) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
                     "--seconds " + measure + ", --warmup "
                             + warm + ", --keys-per-tenant " + keysEach + ", --backends " + backends
                             + ", --local-fraction "
-                            + localFraction + ", --busy-loops " + busyLoops
+                            + localFraction + ", --busy-loops " + busyLoops + ", --memcaslap-rounds " + mcRounds
+                            + ", --memcaslap-seconds " + mcSeconds
                             + " (expected: seconds >= 1, warm-up >= 0, keys >= 1, "
-                            + "backends 1..16, local fraction 0..1, busy loops 0..8)");
+                            + "backends 1..16, local fraction 0..1, busy loops 0..8, memcaslap rounds >= 0, "
+                            + "memcaslap seconds >= 1)");
         }
         List<String> wanted =
                 rows != null ? rows : List.of("direct", "twemproxy", "locus", "locus-dlc", "locus-dlc-dls");
@@ -400,7 +423,30 @@ public final class ProxyBench implements Callable<Integer> {
             shims.forEach(SlowShim::close);
             spinners.close();
         }
+        if (mcRounds > 0 && !memcaslap(dir, mcRounds, mcSeconds, quick ? 1 : 3)) {
+            failures++;
+        }
         return failures == 0 ? 0 : 1;
+    }
+
+    /** The memcaslap comparison with this run's proxy options, its files under {@code dir/memcaslap}. */
+    private boolean memcaslap(Path dir, int rounds, int runSeconds, int warmupSeconds) {
+        MemcaslapBench m = new MemcaslapBench(stdout, progress);
+        m.proxyOptions = proxyOptions;
+        m.rounds = rounds;
+        m.seconds = runSeconds;
+        m.warmup = warmupSeconds;
+        m.out = dir.resolve("memcaslap");
+        stdout.println();
+        try {
+            m.call();
+            memcaslapRuns.addAll(m.runs());
+            return true;
+        } catch (Exception e) {
+            stdout.println("# memcaslap comparison FAILED: " + e.getMessage());
+            progress.println("memcaslap comparison FAILED: " + e);
+            return false;
+        }
     }
 
     private RowResult runRow(

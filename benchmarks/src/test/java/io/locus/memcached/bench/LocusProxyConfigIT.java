@@ -91,8 +91,11 @@ class LocusProxyConfigIT {
     @Test
     void aBadProxySetLine_isAUsageErrorOfEveryHarness_beforeAnythingStarts() {
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        for (Object harness :
-                List.of(new LatencyProbe(), new ProxyBench(quiet, quiet), new BalanceBench(quiet, quiet))) {
+        for (Object harness : List.of(
+                new LatencyProbe(),
+                new ProxyBench(quiet, quiet),
+                new BalanceBench(quiet, quiet),
+                new MemcaslapBench(quiet, quiet))) {
             StringWriter err = new StringWriter();
             CommandLine cl = new CommandLine(harness).setErr(new PrintWriter(err));
             int exit = cl.execute("--proxy-jar", jar().toString(), "--proxy-set", "io_threads=1");

@@ -48,6 +48,10 @@ class ProxyBenchIT {
                         "1000",
                         "--connections",
                         "8",
+                        "--memcaslap-rounds",
+                        "1",
+                        "--memcaslap-seconds",
+                        "1",
                         "--proxy-jar",
                         jar.toString(),
                         "--proxy-jvm-arg=-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), // target/
@@ -79,6 +83,19 @@ class ProxyBenchIT {
         assertTrue(table.lines().anyMatch(l -> l.startsWith("#   locus-dlc-dls ")), "deadline report:\n" + table);
         assertTrue(table.contains("# added latency vs direct"), table);
         assertTrue(progress.contains("[1/5 direct]"), "progress on stderr: " + progress);
+        assertEquals(
+                MemcaslapBench.TARGETS,
+                bench.memcaslapRuns().stream().map(MemcaslapBench.Run::target).toList(),
+                "one memcaslap round after the rows");
+        for (MemcaslapBench.Run r : bench.memcaslapRuns()) {
+            assertTrue(r.tps() > 0, r.target() + " has no memcaslap throughput");
+        }
+        MemcaslapBench.Run hot = bench.memcaslapRuns().get(MemcaslapBench.TARGETS.indexOf("locus-full-hot"));
+        assertTrue(
+                hot.localHitRatio() > 0.5,
+                "the hot-read mix is served from the full proxy's deadline cache: " + hot.localHitRatio());
+        assertTrue(table.contains("full / direct, hot "), table);
+        assertTrue(Files.isRegularFile(out.resolve("memcaslap").resolve("proxy-memcaslap.txt")), "memcaslap table");
         String csv = Files.readString(out.resolve("proxy-bench.csv"));
         assertTrue(csv.lines().anyMatch(l -> l.startsWith("twemproxy,ALL,")), csv);
 
@@ -115,6 +132,8 @@ class ProxyBenchIT {
                         "1",
                         "--rows",
                         "direct,locus-dlc-dls",
+                        "--memcaslap-rounds",
+                        "0",
                         "--proxy-jar",
                         jar.toString(),
                         "--proxy-jvm-arg=-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), // target/
