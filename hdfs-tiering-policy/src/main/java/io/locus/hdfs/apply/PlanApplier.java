@@ -22,7 +22,8 @@ import org.apache.hadoop.util.ToolRunner;
 /**
  * Carries a validated plan out on HDFS: creates each job's and shared dataset's directory under the root, sets its
  * storage policy from its tier's storage type, sets a per-storage-type space quota on the root (the plan's capacity
- * per storage type), moves existing blocks with the Mover, and waits until every block is on its planned storage type.
+ * per storage type), moves existing blocks with the Storage Policy Satisfier where one runs, else with the Mover, and
+ * waits until every block is on its planned storage type.
  * Only what differs from the plan is changed, so applying an applied plan changes nothing. Tiers outside HDFS
  * ({@code EXTERNAL}) are left alone.
  */
@@ -135,12 +136,17 @@ public final class PlanApplier {
             }
         }
         if (!off.isEmpty()) {
-            actions.add(new Action("move", String.join(",", off), "Mover -p"));
-            List<String> args = new ArrayList<>(List.of("-p"));
-            args.addAll(off);
-            int rc = ToolRunner.run(new Configuration(conf), new Mover.Cli(), args.toArray(new String[0]));
-            if (rc != 0) {
-                throw new IOException("the Mover exited with " + rc + " for " + off);
+            String noSps = new Satisfier(fs).queue(off);
+            if (noSps == null) {
+                actions.add(new Action("satisfy", String.join(",", off), "Storage Policy Satisfier"));
+            } else {
+                actions.add(new Action("move", String.join(",", off), "Mover -p (" + noSps + ")"));
+                List<String> args = new ArrayList<>(List.of("-p"));
+                args.addAll(off);
+                int rc = ToolRunner.run(new Configuration(conf), new Mover.Cli(), args.toArray(new String[0]));
+                if (rc != 0) {
+                    throw new IOException("the Mover exited with " + rc + " for " + off);
+                }
             }
         }
         long deadline = System.nanoTime() + wait.toNanos();

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
         name = "apply",
         mixinStandardHelpOptions = true,
         description = "Create the plan's job and dataset directories under the root, set their storage policies and the"
-                + " root's per-storage-type quotas, move existing blocks with the Mover, and wait until every block is on"
+                + " root's per-storage-type quotas, move existing blocks with the Storage Policy Satisfier where the cluster"
+                + " runs one (else the Mover), and wait until every block is on"
                 + " its planned storage type. Re-running it on an applied plan changes nothing.")
 final class ApplyCommand implements Callable<Integer> {
     @Spec
