@@ -1,9 +1,12 @@
 package io.locus.hdfs;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
@@ -13,6 +16,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatusDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.LocusPlacementPolicyBase;
 import org.apache.hadoop.net.Node;
@@ -50,6 +54,8 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
     private static final Logger LOG = LoggerFactory.getLogger(CastBlockPlacementPolicy.class);
 
     private final ThreadLocal<String> currentGroup = new ThreadLocal<>();
+    private final ThreadLocal<String> keepGroup = new ThreadLocal<>();
+    private final RegroupHints hints = new RegroupHints();
     private PlanWatch watch;
     private int configErrors;
 
@@ -165,6 +171,9 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
         }
         int wanted = numOfReplicas + (returnChosenNodes && chosen != null ? chosen.size() : 0);
         if (inGroup.length >= wanted) {
+            if (!returnChosenNodes) {
+                hints.afterChoosing(group, chosen, inGroup);
+            }
             return inGroup;
         }
         DatanodeStorageInfo[] dflt = super.chooseTarget(
@@ -178,7 +187,11 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
                 storagePolicy,
                 flags,
                 storageTypes);
-        return dflt.length > inGroup.length ? dflt : inGroup;
+        DatanodeStorageInfo[] targets = dflt.length > inGroup.length ? dflt : inGroup;
+        if (!returnChosenNodes) {
+            hints.afterChoosing(group, chosen, targets);
+        }
+        return targets;
     }
 
     /**
@@ -239,6 +252,59 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
             limits[1] = numOfChosen + limits[0]; // limits[0] is the replicas still to choose
         }
         return limits;
+    }
+
+    /**
+     * When a block that was partly outside its planned group got replicas inside it (apply raises the replication to
+     * get them), its excess replicas outside the group are deleted first; everything else is deleted as the default
+     * policy deletes.
+     */
+    @Override
+    public List<DatanodeStorageInfo> chooseReplicasToDelete(
+            Collection<DatanodeStorageInfo> availableReplicas,
+            Collection<DatanodeStorageInfo> delCandidates,
+            int expectedNumOfReplicas,
+            List<StorageType> excessTypes,
+            DatanodeDescriptor addedNode,
+            DatanodeDescriptor delNodeHint) {
+        String group = hints.groupToKeep(availableReplicas);
+        if (group == null) {
+            return super.chooseReplicasToDelete(
+                    availableReplicas, delCandidates, expectedNumOfReplicas, excessTypes, addedNode, delNodeHint);
+        }
+        keepGroup.set(group);
+        try {
+            // No deletion hint: it could name a replica inside the group.
+            return super.chooseReplicasToDelete(
+                    availableReplicas, delCandidates, expectedNumOfReplicas, excessTypes, addedNode, null);
+        } finally {
+            keepGroup.remove();
+        }
+    }
+
+    @Override
+    protected Collection<DatanodeStorageInfo> pickupReplicaSet(
+            Collection<DatanodeStorageInfo> moreThanOne,
+            Collection<DatanodeStorageInfo> exactlyOne,
+            Map<String, List<DatanodeStorageInfo>> rackMap) {
+        String group = keepGroup.get();
+        if (group != null) {
+            List<DatanodeStorageInfo> outside = new ArrayList<>();
+            for (DatanodeStorageInfo s : moreThanOne) {
+                if (!RegroupHints.inGroup(s, group)) {
+                    outside.add(s);
+                }
+            }
+            for (DatanodeStorageInfo s : exactlyOne) {
+                if (!RegroupHints.inGroup(s, group)) {
+                    outside.add(s);
+                }
+            }
+            if (!outside.isEmpty()) {
+                return outside;
+            }
+        }
+        return super.pickupReplicaSet(moreThanOne, exactlyOne, rackMap);
     }
 
     /**

@@ -36,7 +36,7 @@ public final class PlanApplier {
     public record Action(String kind, String path, String detail) {}
 
     /** What apply did and what it found afterwards. */
-    public record Result(List<Action> actions, long blocks, long blocksOnPlannedType) {}
+    public record Result(List<Action> actions, long blocks, long blocksOnPlannedType, long blocksInPlannedGroup) {}
 
     /** Told how many of the planned blocks sit on their planned type while apply waits. */
     public interface Progress {
@@ -71,6 +71,29 @@ public final class PlanApplier {
             }
         }
         return dirs;
+    }
+
+    /**
+     * Each planned HDFS directory whose tier names a DataNode group, and the group; a shared dataset takes the tier of
+     * the first job that names it, as in {@link #directories}.
+     */
+    public Map<Path, String> groups(Plan plan) {
+        Map<String, Plan.PlannedTier> tiers = new LinkedHashMap<>();
+        plan.tiers().forEach(t -> tiers.put(t.name(), t));
+        Map<Path, String> out = new LinkedHashMap<>();
+        java.util.Set<String> datasets = new java.util.HashSet<>();
+        for (Plan.PlannedJob j : plan.jobs()) {
+            Plan.PlannedTier t = tiers.get(j.tier());
+            boolean first = j.dataset() != null && datasets.add(j.dataset());
+            if ("EXTERNAL".equals(t.storageType()) || t.dataNodeGroup() == null) {
+                continue;
+            }
+            out.put(new Path(root + "/" + j.id()), t.dataNodeGroup());
+            if (first) {
+                out.put(new Path(root + "/datasets/" + j.dataset()), t.dataNodeGroup());
+            }
+        }
+        return out;
     }
 
     /** Per-storage-type quota (bytes) on the root: the plan's capacity on that type. */
@@ -124,13 +147,21 @@ public final class PlanApplier {
                 }
             }
         }
+        Map<Path, String> groups = groups(plan);
+        GroupPlacer placer = new GroupPlacer(fs);
         if (dryRun) {
-            long[] c = count(dirs);
-            return new Result(actions, c[1], c[0]);
+            for (Map.Entry<Path, String> g : groups.entrySet()) {
+                List<Path> files = placer.misplacedFiles(g.getKey(), g.getValue());
+                if (!files.isEmpty()) {
+                    actions.add(regroupAction(g, files.size()));
+                }
+            }
+            long[] c = count(dirs, groups);
+            return new Result(actions, c[1], c[0], c[2]);
         }
         List<String> off = new ArrayList<>();
         for (Map.Entry<Path, StorageType> e : dirs.entrySet()) {
-            long[] c = count(Map.of(e.getKey(), e.getValue()));
+            long[] c = count(Map.of(e.getKey(), e.getValue()), Map.of());
             if (c[0] < c[1]) {
                 off.add(e.getKey().toString());
             }
@@ -150,14 +181,39 @@ public final class PlanApplier {
             }
         }
         long deadline = System.nanoTime() + wait.toNanos();
-        long[] c = count(dirs);
+        long[] c = count(dirs, groups);
         progress.update(c[0], c[1]);
         while (c[0] < c[1] && System.nanoTime() < deadline) {
             Thread.sleep(200);
-            c = count(dirs);
+            c = count(dirs, groups);
             progress.update(c[0], c[1]);
         }
-        return new Result(actions, c[1], c[0]);
+        for (Map.Entry<Path, String> g : groups.entrySet()) {
+            List<Path> files = placer.misplacedFiles(g.getKey(), g.getValue());
+            if (files.isEmpty()) {
+                continue;
+            }
+            actions.add(regroupAction(g, files.size()));
+            for (Path f : files) {
+                // A replica can miss the group when a DataNode of it is busy; a few rounds, not a loop.
+                for (int round = 0; round < 3; round++) {
+                    long step = Math.max(0, deadline - System.nanoTime()) / 2;
+                    if (placer.regroup(f, g.getValue(), step) == 0) {
+                        break;
+                    }
+                }
+            }
+        }
+        c = count(dirs, groups);
+        return new Result(actions, c[1], c[0], c[2]);
+    }
+
+    private static Action regroupAction(Map.Entry<Path, String> g, int files) {
+        return new Action(
+                "regroup",
+                g.getKey().toString(),
+                files + " file(s) with replicas outside group " + g.getValue()
+                        + ": replication raised until the NameNode adds them in the group, then restored");
     }
 
     private long typeQuota(Path p, StorageType type) throws IOException {
@@ -165,10 +221,14 @@ public final class PlanApplier {
         return u.getTypeQuota(type);
     }
 
-    /** {blocks whose every replica is on the planned type, blocks} under the directories. */
-    long[] count(Map<Path, StorageType> dirs) throws IOException {
+    /**
+     * {blocks whose every replica is on the planned type, blocks, blocks whose every replica is in the planned group
+     * (or whose tier has no group)} under the directories.
+     */
+    long[] count(Map<Path, StorageType> dirs, Map<Path, String> groups) throws IOException {
         long ok = 0;
         long total = 0;
+        long inGroup = 0;
         for (Map.Entry<Path, StorageType> e : dirs.entrySet()) {
             if (!fs.exists(e.getKey())) {
                 continue;
@@ -182,9 +242,15 @@ public final class PlanApplier {
                         all &= t == e.getValue();
                     }
                     ok += all ? 1 : 0;
+                    String g = groups.get(e.getKey());
+                    boolean in = true;
+                    for (String p : b.getTopologyPaths()) {
+                        in &= g == null || p.startsWith("/" + g + "/");
+                    }
+                    inGroup += in ? 1 : 0;
                 }
             }
         }
-        return new long[] {ok, total};
+        return new long[] {ok, total, inGroup};
     }
 }

@@ -101,16 +101,20 @@ final class ApplyCommand implements Callable<Integer> {
             m.put("actions", actions);
             m.put("blocks", r.blocks());
             m.put("blocksOnPlannedType", r.blocksOnPlannedType());
+            m.put("blocksInPlannedGroup", r.blocksInPlannedGroup());
             out.println(Json.write(m));
         } else {
             for (PlanApplier.Action a : r.actions()) {
                 out.printf("%s%-10s %s %s%n", dryRun ? "would " : "", a.kind(), a.path(), a.detail());
             }
             out.printf(
-                    "%d of %d blocks on their planned storage type%s%n",
-                    r.blocksOnPlannedType(), r.blocks(), r.actions().isEmpty() ? "; nothing to change" : "");
+                    "%d of %d blocks on their planned storage type, %d in their planned DataNode group%s%n",
+                    r.blocksOnPlannedType(),
+                    r.blocks(),
+                    r.blocksInPlannedGroup(),
+                    r.actions().isEmpty() ? "; nothing to change" : "");
         }
         out.flush();
-        return dryRun || r.blocksOnPlannedType() == r.blocks() ? 0 : 1;
+        return dryRun || (r.blocksOnPlannedType() == r.blocks() && r.blocksInPlannedGroup() == r.blocks()) ? 0 : 1;
     }
 }
