@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * NameNode's configuration on. A DataNode's group is its rack (network location {@code /group}). Unplanned paths, and planned paths whose tier
  * has no group, are placed exactly as {@link BlockPlacementPolicyDefault} places them, and a planned path never gets
  * fewer targets than the default policy would give it: if its group cannot hold them all, the default's choice is
- * used. A missing or unreadable plan logs one error and leaves every path on the default placement until the file
+ * used. When a block partly outside its group gets more replicas (apply raises the replication to re-place it), its
+ * excess replicas outside the group are the first deleted ({@link RegroupHints}). A missing or unreadable plan logs one
+ * error and leaves every path on the default placement until the file
  * changes. The plan file ({@value #PLAN_PATH_KEY}, local or on HDFS) is re-read by a background thread when its
  * modification time or size changes ({@link PlanWatch}); placement itself never touches the file.
  */
