@@ -16,14 +16,16 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
 import org.apache.hadoop.hdfs.server.mover.Mover;
 import org.apache.hadoop.util.ToolRunner;
 
 /**
  * Carries a validated plan out on HDFS: creates each job's and shared dataset's directory under the root, sets its
  * storage policy from its tier's storage type, sets a per-storage-type space quota on the root (the plan's capacity
- * per storage type), moves existing blocks with the Storage Policy Satisfier where one runs, else with the Mover, and
- * waits until every block is on its planned storage type.
+ * per storage type), moves existing blocks with the Storage Policy Satisfier where one runs, else with the Mover,
+ * waits until every block is on its planned storage type, then re-places replicas outside their tier's DataNode group
+ * ({@link GroupPlacer}).
  * Only what differs from the plan is changed, so applying an applied plan changes nothing. Tiers outside HDFS
  * ({@code EXTERNAL}) are left alone.
  */
@@ -196,11 +198,23 @@ public final class PlanApplier {
             actions.add(regroupAction(g, files.size()));
             for (Path f : files) {
                 // A replica can miss the group when a DataNode of it is busy; a few rounds, not a loop.
-                for (int round = 0; round < 3; round++) {
-                    long step = Math.max(0, deadline - System.nanoTime()) / 2;
-                    if (placer.regroup(f, g.getValue(), step) == 0) {
-                        break;
+                try {
+                    for (int round = 0; round < 3; round++) {
+                        long step = Math.max(0, deadline - System.nanoTime()) / 2;
+                        if (placer.regroup(f, g.getValue(), step) == 0) {
+                            break;
+                        }
                     }
+                } catch (QuotaExceededException e) {
+                    // The extra replicas count against the root's per-type quota; this file stays where it is.
+                    actions.add(new Action(
+                            "regroup-skipped",
+                            f.toString(),
+                            "no quota for the extra replicas: "
+                                    + String.valueOf(e.getMessage())
+                                            .lines()
+                                            .findFirst()
+                                            .orElse("")));
                 }
             }
         }

@@ -23,15 +23,20 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Two tiers on one storage type told apart by DataNode group (ephSSD in /eph, persSSD in /pers, 2 DataNodes each with
  * SSD and DISK, replication 2, the CAST policy on the NameNode): a plan puts dataset "logs" on ephSSD; the next plan
  * moves it to persSSD, which neither the Mover nor the satisfier would do (the type does not change). apply re-places
  * the replicas: every block ends on SSD inside /pers, no block ever has fewer than 2 replicas, the data reads back,
- * and {@code report} shows the dataset's tier held by group pers alone.
+ * and {@code report} shows the dataset's tier held by group pers alone. Then a plan whose quota leaves no room for the
+ * extra replicas: the file is skipped and named, and keeps its replication.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GroupMoveIT {
     private static final double MIB_IN_GB = 1.0 / 1024;
     private static TieredMiniCluster cluster;
@@ -39,14 +44,18 @@ class GroupMoveIT {
     private static java.nio.file.Path planFile;
 
     static Plan plan(String logsTier) {
+        return plan(logsTier, 64 * MIB_IN_GB);
+    }
+
+    static Plan plan(String logsTier, double capacityGbPerTier) {
         return new Plan(
                 "it",
                 "sa",
                 "utility",
                 1,
                 List.of(
-                        new Plan.PlannedTier("ephSSD", "SSD", "eph", 1, 64 * MIB_IN_GB),
-                        new Plan.PlannedTier("persSSD", "SSD", "pers", 1, 64 * MIB_IN_GB)),
+                        new Plan.PlannedTier("ephSSD", "SSD", "eph", 1, capacityGbPerTier),
+                        new Plan.PlannedTier("persSSD", "SSD", "pers", 1, capacityGbPerTier)),
                 List.of(new Plan.PlannedJob("sort", logsTier, "logs")),
                 new Plan.Prediction(1, 1, 1, 1));
     }
@@ -95,6 +104,7 @@ class GroupMoveIT {
     }
 
     @Test
+    @Order(1)
     void changedPlan_movesADatasetBetweenTwoSsdTiers_intoTheNewGroup_keepingItsReplication() throws Exception {
         PlanApplier.Result first = apply(plan("ephSSD"));
         assertEquals(0, first.blocks());
@@ -162,5 +172,31 @@ class GroupMoveIT {
         assertEquals(3, pers.get("inPlannedGroup").asLong(), out.toString());
         assertEquals("pers", pers.get("plannedGroup").asText(), out.toString());
         assertEquals("[\"pers\"]", pers.get("actualGroups").toString(), out.toString());
+    }
+
+    @Test
+    @Order(2)
+    void regroupWithoutQuotaForTheExtraReplicas_isSkippedAndNamed_andTheFileKeepsItsReplicas() throws Exception {
+        Path file = new Path("/cast/datasets/logs/quota-0");
+        apply(plan("persSSD"));
+        cluster.writeFile(file, new byte[1 << 20]);
+        cluster.waitReplication(file, 2, Duration.ofSeconds(60));
+        // Back to eph with 8 MiB of SSD in all: what the dataset holds fits, 2 more replicas of every block do not.
+        Plan tight = plan("ephSSD", 4 * MIB_IN_GB);
+        PlanFiles.write(tight, planFile);
+        assertTrue(policy.reload());
+        long used = cluster.fileSystem().getQuotaUsage(new Path("/cast")).getTypeConsumed(StorageType.SSD);
+        assertTrue(used <= (8L << 20) && 2 * used > (8L << 20), "the test needs " + used + " bytes of SSD in use");
+        PlanApplier.Result r = apply(tight);
+        assertTrue(
+                r.actions().stream()
+                        .anyMatch(a ->
+                                a.kind().equals("regroup-skipped") && a.detail().contains("quota")),
+                r.toString());
+        assertEquals(0, r.blocksInPlannedGroup(), r.toString());
+        for (List<StorageType> replicas : cluster.storageTypesOf(file)) {
+            assertEquals(2, replicas.size(), "the replication is back to 2");
+        }
+        assertEquals(2, cluster.fileSystem().getFileStatus(file).getReplication());
     }
 }
