@@ -1,14 +1,12 @@
 package io.locus.hdfs;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
@@ -18,6 +16,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatusDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.LocusPlacementPolicyBase;
 import org.apache.hadoop.net.Node;
@@ -34,106 +33,71 @@ import org.slf4j.LoggerFactory;
  * NameNode's configuration on. A DataNode's group is its rack (network location {@code /group}). Unplanned paths, and planned paths whose tier
  * has no group, are placed exactly as {@link BlockPlacementPolicyDefault} places them, and a planned path never gets
  * fewer targets than the default policy would give it: if its group cannot hold them all, the default's choice is
- * used. A missing or unreadable plan logs one error and leaves every path on the default placement until the file
- * changes. The plan file ({@value #PLAN_PATH_KEY}) is re-read when its modification time or size changes, checked at
- * most once per second.
+ * used. When a block partly outside its group gets more replicas (apply raises the replication to re-place it), its
+ * excess replicas outside the group are the first deleted ({@link RegroupHints}). A missing or unreadable plan logs one
+ * error and leaves every path on the default placement until the file
+ * changes. The plan file ({@value #PLAN_PATH_KEY}, local or on HDFS) is re-read by a background thread when its
+ * modification time or size changes ({@link PlanWatch}); placement itself never touches the file.
  */
 public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
-    /** Local path of the plan file (JSON, {@code locus-cast plan --out plan.json}). */
+    /**
+     * The plan file (JSON, {@code locus-cast plan --out plan.json}): a local path, or a Hadoop URI such as
+     * {@code hdfs://namenode:8020/cast/plan.json} or {@code hdfs:///cast/plan.json} (the NameNode's own file system).
+     */
     public static final String PLAN_PATH_KEY = "locus.cast.plan.path";
+    /** How often (ms) the plan file's modification time and size are looked at. */
+    public static final String PLAN_CHECK_MS_KEY = "locus.cast.plan.check.ms";
     /** HDFS directory under which the plan's job and dataset directories live. */
     public static final String ROOT_KEY = "locus.cast.root";
 
     public static final String ROOT_DEFAULT = "/cast";
+    public static final long PLAN_CHECK_MS_DEFAULT = 1000;
 
     private static final Logger LOG = LoggerFactory.getLogger(CastBlockPlacementPolicy.class);
-    private static final long CHECK_EVERY_NANOS = 1_000_000_000L;
 
     private final ThreadLocal<String> currentGroup = new ThreadLocal<>();
-    private volatile PlacementMap map = PlacementMap.EMPTY;
-    private Path planFile;
-    private String root = ROOT_DEFAULT;
-    private FileTime loadedTime;
-    private long loadedSize = -1;
-    private volatile long lastCheckNanos;
-    private int planErrors;
+    private final ThreadLocal<String> keepGroup = new ThreadLocal<>();
+    private final RegroupHints hints = new RegroupHints();
+    private PlanWatch watch;
+    private int configErrors;
 
     @Override
     protected void configure(Configuration conf) {
-        root = conf.get(ROOT_KEY, ROOT_DEFAULT);
+        String root = conf.get(ROOT_KEY, ROOT_DEFAULT);
         String p = conf.get(PLAN_PATH_KEY);
         if (p == null || p.isBlank()) {
             LOG.error("{} is not set: every block is placed by the default policy", PLAN_PATH_KEY);
-            planErrors++;
+            configErrors++;
             return;
         }
-        planFile = Path.of(p);
-        reload();
+        watch = new PlanWatch(p.trim(), conf, root, conf.getLong(PLAN_CHECK_MS_KEY, PLAN_CHECK_MS_DEFAULT));
     }
 
-    /** Re-reads the plan file now; false (and one error logged) when it is missing or does not validate. */
-    public synchronized boolean reload() {
-        lastCheckNanos = System.nanoTime();
-        if (planFile == null) {
-            return false;
-        }
-        try {
-            loadedTime = Files.getLastModifiedTime(planFile);
-            loadedSize = Files.size(planFile);
-            map = PlacementMap.parse(Files.readString(planFile, StandardCharsets.UTF_8), root);
-            LOG.info("{} {}: {} planned jobs under {}", PLAN_PATH_KEY, planFile, map.plannedJobs(), root);
-            return true;
-        } catch (IOException | RuntimeException e) {
-            map = PlacementMap.EMPTY;
-            planErrors++;
-            LOG.error(
-                    "{} {}: {}; every block is placed by the default policy until the plan is fixed",
-                    PLAN_PATH_KEY,
-                    planFile,
-                    e.getMessage());
-            return false;
-        }
+    private PlacementMap map() {
+        PlanWatch w = watch;
+        return w == null ? PlacementMap.EMPTY : w.map();
     }
 
-    /** How many times the plan could not be used (each logged once). */
+    /** Re-reads the plan file now; false (and the problem logged once) when it is missing or does not validate. */
+    public boolean reload() {
+        return watch != null && watch.reload();
+    }
+
+    /** How many distinct problems the plan had (each logged once). */
     public synchronized int planErrors() {
-        return planErrors;
+        return configErrors + (watch == null ? 0 : watch.errors());
     }
 
-    private void reloadIfChanged() {
-        // Lock-free on the placement path: only once a second does a caller take the lock and stat the file.
-        if (planFile == null || System.nanoTime() - lastCheckNanos < CHECK_EVERY_NANOS) {
-            return;
+    /** Stops watching the plan file (the NameNode never calls this; an embedding test does). */
+    public void close() {
+        if (watch != null) {
+            watch.close();
         }
-        synchronized (this) {
-            if (System.nanoTime() - lastCheckNanos < CHECK_EVERY_NANOS) {
-                return;
-            }
-            statAndReload();
-        }
-    }
-
-    private void statAndReload() {
-        lastCheckNanos = System.nanoTime();
-        try {
-            FileTime t = Files.getLastModifiedTime(planFile);
-            long size = Files.size(planFile);
-            if (t.equals(loadedTime) && size == loadedSize) {
-                return;
-            }
-        } catch (IOException e) {
-            if (loadedSize == -2) {
-                return; // already reported missing
-            }
-            loadedSize = -2;
-        }
-        reload();
     }
 
     /** The DataNode group planned for {@code srcPath}; null or "" when it is not restricted. */
     public String plannedGroup(String srcPath) {
-        reloadIfChanged();
-        return map.groupOf(srcPath);
+        return map().groupOf(srcPath);
     }
 
     private static Set<Node> copy(Set<Node> s) {
@@ -209,6 +173,9 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
         }
         int wanted = numOfReplicas + (returnChosenNodes && chosen != null ? chosen.size() : 0);
         if (inGroup.length >= wanted) {
+            if (!returnChosenNodes) {
+                hints.afterChoosing(group, chosen, inGroup);
+            }
             return inGroup;
         }
         DatanodeStorageInfo[] dflt = super.chooseTarget(
@@ -222,7 +189,11 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
                 storagePolicy,
                 flags,
                 storageTypes);
-        return dflt.length > inGroup.length ? dflt : inGroup;
+        DatanodeStorageInfo[] targets = dflt.length > inGroup.length ? dflt : inGroup;
+        if (!returnChosenNodes) {
+            hints.afterChoosing(group, chosen, targets);
+        }
+        return targets;
     }
 
     /**
@@ -286,6 +257,59 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
     }
 
     /**
+     * When a block that was partly outside its planned group got replicas inside it (apply raises the replication to
+     * get them), its excess replicas outside the group are deleted first; everything else is deleted as the default
+     * policy deletes.
+     */
+    @Override
+    public List<DatanodeStorageInfo> chooseReplicasToDelete(
+            Collection<DatanodeStorageInfo> availableReplicas,
+            Collection<DatanodeStorageInfo> delCandidates,
+            int expectedNumOfReplicas,
+            List<StorageType> excessTypes,
+            DatanodeDescriptor addedNode,
+            DatanodeDescriptor delNodeHint) {
+        String group = hints.groupToKeep(availableReplicas);
+        if (group == null) {
+            return super.chooseReplicasToDelete(
+                    availableReplicas, delCandidates, expectedNumOfReplicas, excessTypes, addedNode, delNodeHint);
+        }
+        keepGroup.set(group);
+        try {
+            // No deletion hint: it could name a replica inside the group.
+            return super.chooseReplicasToDelete(
+                    availableReplicas, delCandidates, expectedNumOfReplicas, excessTypes, addedNode, null);
+        } finally {
+            keepGroup.remove();
+        }
+    }
+
+    @Override
+    protected Collection<DatanodeStorageInfo> pickupReplicaSet(
+            Collection<DatanodeStorageInfo> moreThanOne,
+            Collection<DatanodeStorageInfo> exactlyOne,
+            Map<String, List<DatanodeStorageInfo>> rackMap) {
+        String group = keepGroup.get();
+        if (group != null) {
+            List<DatanodeStorageInfo> outside = new ArrayList<>();
+            for (DatanodeStorageInfo s : moreThanOne) {
+                if (!RegroupHints.inGroup(s, group)) {
+                    outside.add(s);
+                }
+            }
+            for (DatanodeStorageInfo s : exactlyOne) {
+                if (!RegroupHints.inGroup(s, group)) {
+                    outside.add(s);
+                }
+            }
+            if (!outside.isEmpty()) {
+                return outside;
+            }
+        }
+        return super.pickupReplicaSet(moreThanOne, exactlyOne, rackMap);
+    }
+
+    /**
      * Replicas all inside one DataNode group are where a plan put them: not a rack-spread violation to repair (the
      * repair would pick a node in another group, which this policy refuses, and churn).
      */
@@ -297,7 +321,7 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
             for (DatanodeInfo d : locs) {
                 oneRack &= rack.equals(d.getNetworkLocation());
             }
-            if (oneRack && rack.length() > 1 && map.plansGroup(rack.substring(1)) && clusterMap.getNumOfRacks() > 1) {
+            if (oneRack && rack.length() > 1 && map().plansGroup(rack.substring(1)) && clusterMap.getNumOfRacks() > 1) {
                 return new BlockPlacementStatusDefault(1, 1, clusterMap.getNumOfRacks());
             }
         }

@@ -53,6 +53,8 @@ class CastBlockPlacementPolicyIT {
                 .replication(2)
                 .placementPolicy(CastBlockPlacementPolicy.class)
                 .set(CastBlockPlacementPolicy.PLAN_PATH_KEY, planFile.toString())
+                // The tests reload explicitly; the poller must not catch a file half rewritten.
+                .set(CastBlockPlacementPolicy.PLAN_CHECK_MS_KEY, "3600000")
                 .build();
         cluster.mkdirsWithStoragePolicy(new org.apache.hadoop.fs.Path("/cast"), "ALL_SSD");
     }
@@ -60,12 +62,18 @@ class CastBlockPlacementPolicyIT {
     @AfterAll
     static void stop() throws Exception {
         if (cluster != null) {
+            cluster.placementPolicy(CastBlockPlacementPolicy.class).close();
             cluster.close();
         }
     }
 
     /** The racks of every replica of every block of {@code file}, one set per block. */
     private static List<Set<String>> racks(String file) throws Exception {
+        return racks(cluster, file);
+    }
+
+    /** The racks of every replica of every block of {@code file} once it has 2 replicas, one set per block. */
+    static List<Set<String>> racks(TieredMiniCluster cluster, String file) throws Exception {
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(file);
         cluster.waitReplication(p, 2, java.time.Duration.ofSeconds(60));
         BlockLocation[] blocks = cluster.fileSystem().getFileBlockLocations(p, 0, Long.MAX_VALUE);

@@ -29,6 +29,9 @@ class NameNodeJarIT {
                     .toList();
             assertTrue(classes.contains("io/locus/hdfs/CastBlockPlacementPolicy.class"), classes.toString());
             assertTrue(classes.contains("io/locus/hdfs/PlacementMap.class"), classes.toString());
+            assertTrue(classes.contains("io/locus/hdfs/PlanWatch.class"), classes.toString());
+            assertTrue(classes.contains("io/locus/hdfs/PlanWatch$HadoopFile.class"), classes.toString());
+            assertTrue(classes.contains("io/locus/hdfs/RegroupHints.class"), classes.toString());
             assertEquals(
                     List.of(),
                     classes.stream()

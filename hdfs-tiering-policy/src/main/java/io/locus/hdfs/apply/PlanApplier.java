@@ -16,13 +16,16 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
 import org.apache.hadoop.hdfs.server.mover.Mover;
 import org.apache.hadoop.util.ToolRunner;
 
 /**
  * Carries a validated plan out on HDFS: creates each job's and shared dataset's directory under the root, sets its
  * storage policy from its tier's storage type, sets a per-storage-type space quota on the root (the plan's capacity
- * per storage type), moves existing blocks with the Mover, and waits until every block is on its planned storage type.
+ * per storage type), moves existing blocks with the Storage Policy Satisfier where one runs, else with the Mover,
+ * waits until every block is on its planned storage type, then re-places replicas outside their tier's DataNode group
+ * ({@link GroupPlacer}).
  * Only what differs from the plan is changed, so applying an applied plan changes nothing. Tiers outside HDFS
  * ({@code EXTERNAL}) are left alone.
  */
@@ -35,7 +38,7 @@ public final class PlanApplier {
     public record Action(String kind, String path, String detail) {}
 
     /** What apply did and what it found afterwards. */
-    public record Result(List<Action> actions, long blocks, long blocksOnPlannedType) {}
+    public record Result(List<Action> actions, long blocks, long blocksOnPlannedType, long blocksInPlannedGroup) {}
 
     /** Told how many of the planned blocks sit on their planned type while apply waits. */
     public interface Progress {
@@ -70,6 +73,29 @@ public final class PlanApplier {
             }
         }
         return dirs;
+    }
+
+    /**
+     * Each planned HDFS directory whose tier names a DataNode group, and the group; a shared dataset takes the tier of
+     * the first job that names it, as in {@link #directories}.
+     */
+    public Map<Path, String> groups(Plan plan) {
+        Map<String, Plan.PlannedTier> tiers = new LinkedHashMap<>();
+        plan.tiers().forEach(t -> tiers.put(t.name(), t));
+        Map<Path, String> out = new LinkedHashMap<>();
+        java.util.Set<String> datasets = new java.util.HashSet<>();
+        for (Plan.PlannedJob j : plan.jobs()) {
+            Plan.PlannedTier t = tiers.get(j.tier());
+            boolean first = j.dataset() != null && datasets.add(j.dataset());
+            if ("EXTERNAL".equals(t.storageType()) || t.dataNodeGroup() == null) {
+                continue;
+            }
+            out.put(new Path(root + "/" + j.id()), t.dataNodeGroup());
+            if (first) {
+                out.put(new Path(root + "/datasets/" + j.dataset()), t.dataNodeGroup());
+            }
+        }
+        return out;
     }
 
     /** Per-storage-type quota (bytes) on the root: the plan's capacity on that type. */
@@ -123,35 +149,85 @@ public final class PlanApplier {
                 }
             }
         }
+        Map<Path, String> groups = groups(plan);
+        GroupPlacer placer = new GroupPlacer(fs);
         if (dryRun) {
-            long[] c = count(dirs);
-            return new Result(actions, c[1], c[0]);
+            for (Map.Entry<Path, String> g : groups.entrySet()) {
+                List<Path> files = placer.misplacedFiles(g.getKey(), g.getValue());
+                if (!files.isEmpty()) {
+                    actions.add(regroupAction(g, files.size()));
+                }
+            }
+            long[] c = count(dirs, groups);
+            return new Result(actions, c[1], c[0], c[2]);
         }
         List<String> off = new ArrayList<>();
         for (Map.Entry<Path, StorageType> e : dirs.entrySet()) {
-            long[] c = count(Map.of(e.getKey(), e.getValue()));
+            long[] c = count(Map.of(e.getKey(), e.getValue()), Map.of());
             if (c[0] < c[1]) {
                 off.add(e.getKey().toString());
             }
         }
         if (!off.isEmpty()) {
-            actions.add(new Action("move", String.join(",", off), "Mover -p"));
-            List<String> args = new ArrayList<>(List.of("-p"));
-            args.addAll(off);
-            int rc = ToolRunner.run(new Configuration(conf), new Mover.Cli(), args.toArray(new String[0]));
-            if (rc != 0) {
-                throw new IOException("the Mover exited with " + rc + " for " + off);
+            String noSps = new Satisfier(fs).queue(off);
+            if (noSps == null) {
+                actions.add(new Action("satisfy", String.join(",", off), "Storage Policy Satisfier"));
+            } else {
+                actions.add(new Action("move", String.join(",", off), "Mover -p (" + noSps + ")"));
+                List<String> args = new ArrayList<>(List.of("-p"));
+                args.addAll(off);
+                int rc = ToolRunner.run(new Configuration(conf), new Mover.Cli(), args.toArray(new String[0]));
+                if (rc != 0) {
+                    throw new IOException("the Mover exited with " + rc + " for " + off);
+                }
             }
         }
         long deadline = System.nanoTime() + wait.toNanos();
-        long[] c = count(dirs);
+        long[] c = count(dirs, groups);
         progress.update(c[0], c[1]);
         while (c[0] < c[1] && System.nanoTime() < deadline) {
             Thread.sleep(200);
-            c = count(dirs);
+            c = count(dirs, groups);
             progress.update(c[0], c[1]);
         }
-        return new Result(actions, c[1], c[0]);
+        for (Map.Entry<Path, String> g : groups.entrySet()) {
+            List<Path> files = placer.misplacedFiles(g.getKey(), g.getValue());
+            if (files.isEmpty()) {
+                continue;
+            }
+            actions.add(regroupAction(g, files.size()));
+            for (Path f : files) {
+                // A replica can miss the group when a DataNode of it is busy; a few rounds, not a loop.
+                try {
+                    for (int round = 0; round < 3; round++) {
+                        long step = Math.max(0, deadline - System.nanoTime()) / 2;
+                        if (placer.regroup(f, g.getValue(), step) == 0) {
+                            break;
+                        }
+                    }
+                } catch (QuotaExceededException e) {
+                    // The extra replicas count against the root's per-type quota; this file stays where it is.
+                    actions.add(new Action(
+                            "regroup-skipped",
+                            f.toString(),
+                            "no quota for the extra replicas: "
+                                    + String.valueOf(e.getMessage())
+                                            .lines()
+                                            .findFirst()
+                                            .orElse("")));
+                }
+            }
+        }
+        c = count(dirs, groups);
+        return new Result(actions, c[1], c[0], c[2]);
+    }
+
+    private static Action regroupAction(Map.Entry<Path, String> g, int files) {
+        return new Action(
+                "regroup",
+                g.getKey().toString(),
+                files + " file(s) with replicas outside group " + g.getValue()
+                        + ": replication raised until the NameNode adds them in the group, then restored");
     }
 
     private long typeQuota(Path p, StorageType type) throws IOException {
@@ -159,10 +235,14 @@ public final class PlanApplier {
         return u.getTypeQuota(type);
     }
 
-    /** {blocks whose every replica is on the planned type, blocks} under the directories. */
-    long[] count(Map<Path, StorageType> dirs) throws IOException {
+    /**
+     * {blocks whose every replica is on the planned type, blocks, blocks whose every replica is in the planned group
+     * (or whose tier has no group)} under the directories.
+     */
+    long[] count(Map<Path, StorageType> dirs, Map<Path, String> groups) throws IOException {
         long ok = 0;
         long total = 0;
+        long inGroup = 0;
         for (Map.Entry<Path, StorageType> e : dirs.entrySet()) {
             if (!fs.exists(e.getKey())) {
                 continue;
@@ -176,9 +256,15 @@ public final class PlanApplier {
                         all &= t == e.getValue();
                     }
                     ok += all ? 1 : 0;
+                    String g = groups.get(e.getKey());
+                    boolean in = true;
+                    for (String p : b.getTopologyPaths()) {
+                        in &= g == null || p.startsWith("/" + g + "/");
+                    }
+                    inGroup += in ? 1 : 0;
                 }
             }
         }
-        return new long[] {ok, total};
+        return new long[] {ok, total, inGroup};
     }
 }

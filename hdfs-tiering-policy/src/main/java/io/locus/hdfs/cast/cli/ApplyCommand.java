@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
         name = "apply",
         mixinStandardHelpOptions = true,
         description = "Create the plan's job and dataset directories under the root, set their storage policies and the"
-                + " root's per-storage-type quotas, move existing blocks with the Mover, and wait until every block is on"
+                + " root's per-storage-type quotas, move existing blocks with the Storage Policy Satisfier where the cluster"
+                + " runs one (else the Mover), and wait until every block is on"
                 + " its planned storage type. Re-running it on an applied plan changes nothing.")
 final class ApplyCommand implements Callable<Integer> {
     @Spec
@@ -100,16 +101,20 @@ final class ApplyCommand implements Callable<Integer> {
             m.put("actions", actions);
             m.put("blocks", r.blocks());
             m.put("blocksOnPlannedType", r.blocksOnPlannedType());
+            m.put("blocksInPlannedGroup", r.blocksInPlannedGroup());
             out.println(Json.write(m));
         } else {
             for (PlanApplier.Action a : r.actions()) {
                 out.printf("%s%-10s %s %s%n", dryRun ? "would " : "", a.kind(), a.path(), a.detail());
             }
             out.printf(
-                    "%d of %d blocks on their planned storage type%s%n",
-                    r.blocksOnPlannedType(), r.blocks(), r.actions().isEmpty() ? "; nothing to change" : "");
+                    "%d of %d blocks on their planned storage type, %d in their planned DataNode group%s%n",
+                    r.blocksOnPlannedType(),
+                    r.blocks(),
+                    r.blocksInPlannedGroup(),
+                    r.actions().isEmpty() ? "; nothing to change" : "");
         }
         out.flush();
-        return dryRun || r.blocksOnPlannedType() == r.blocks() ? 0 : 1;
+        return dryRun || (r.blocksOnPlannedType() == r.blocks() && r.blocksInPlannedGroup() == r.blocks()) ? 0 : 1;
     }
 }

@@ -110,6 +110,8 @@ final class ReportCommand implements Callable<Integer> {
                     row.put("blocks", t.blocks());
                     row.put("onPlannedType", t.onPlannedType());
                     row.put("inPlannedGroup", t.inPlannedGroup());
+                    row.put("plannedGroup", t.plannedGroup());
+                    row.put("actualGroups", List.copyOf(t.actualGroups()));
                     actual.add(row);
                 }
             }
@@ -168,15 +170,20 @@ final class ReportCommand implements Callable<Integer> {
                     r.get("capacityGb"));
         }
         if (out.containsKey("actual")) {
-            pw.printf("%n%-10s %6s %7s %15s %16s%n", "TIER", "FILES", "BLOCKS", "ON_PLANNED_TYPE", "IN_PLANNED_GROUP");
+            pw.printf(
+                    "%n%-10s %6s %7s %15s %8s %16s  %s%n",
+                    "TIER", "FILES", "BLOCKS", "ON_PLANNED_TYPE", "GROUP", "IN_PLANNED_GROUP", "ACTUAL_GROUPS");
             for (Map<String, Object> r : (List<Map<String, Object>>) out.get("actual")) {
+                List<String> actual = (List<String>) r.get("actualGroups");
                 pw.printf(
-                        "%-10s %6s %7s %15s %16s%n",
+                        "%-10s %6s %7s %15s %8s %16s  %s%n",
                         r.get("tier"),
                         r.get("files"),
                         r.get("blocks"),
                         r.get("onPlannedType"),
-                        r.get("inPlannedGroup"));
+                        r.get("plannedGroup") == null ? "-" : r.get("plannedGroup"),
+                        r.get("inPlannedGroup"),
+                        actual.isEmpty() ? "-" : String.join(",", actual));
             }
         }
         if (out.containsKey("configurations")) {
