@@ -92,14 +92,14 @@ final class BalancingServices implements AutoCloseable {
 
     /** The balancer of {@code config}, or null when {@code lb.enabled} is false and {@code replication_factor} 1. */
     static BalancingServices create(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
-        if (!config.bool("lb.enabled") && config.intValue("replication_factor") == 1) {
+        if (!config.balance().active()) {
             return null;
         }
         return new BalancingServices(config, ring, stats);
     }
 
     private BalancingServices(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
-        this.config = balanceConfig(config);
+        this.config = config.balance().tuning();
         this.stats = stats;
         List<VirtualBucketTable.RingServer> servers = new ArrayList<>();
         for (KetamaRing.Server s : ring.servers()) {
@@ -112,7 +112,7 @@ final class BalancingServices implements AutoCloseable {
             metadumpLocks[i] = new Object();
         }
         double[] capacity = new double[servers.size()];
-        java.util.Arrays.fill(capacity, config.doubleValue("lb.capacity"));
+        java.util.Arrays.fill(capacity, config.balance().capacity());
         this.balancer = new Balancer<>(
                 this.config,
                 table,
@@ -124,7 +124,7 @@ final class BalancingServices implements AutoCloseable {
         this.loop = group.next();
         this.pool = new BackendPool(config, ring, loop, stats);
         this.homeWriter = new PassThroughHandler(pool, stats, PooledByteBufAllocator.DEFAULT);
-        int copies = config.intValue("replication_factor");
+        int copies = config.balance().replicationFactor();
         if (copies > servers.size()) {
             throw new ConfigException("replication_factor: " + copies + " (expected: 1.." + servers.size()
                     + ", the number of backends in pool.servers)");
@@ -140,7 +140,7 @@ final class BalancingServices implements AutoCloseable {
         }
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         this.memory = new java.util.concurrent.atomic.AtomicReferenceArray<>(servers.size());
-        long pollMicros = config.longValue("lb.memory_poll");
+        long pollMicros = config.balance().memoryPollMicros();
         if (pollMicros > 0) {
             // A thread of its own: the reads block, and neither the event loops nor the replication thread may wait.
             this.memoryPoller = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
@@ -153,62 +153,10 @@ final class BalancingServices implements AutoCloseable {
                 "load balancer on: epoch {}, capacity {} ops/s per backend, replicas_max {}, phase 1 {}, "
                         + "replication_factor {}",
                 this.config.epoch(),
-                config.doubleValue("lb.capacity"),
+                config.balance().capacity(),
                 this.config.replicasMax(),
                 this.config.phase1Enabled() ? "on" : "off",
                 copies);
-    }
-
-    /**
-     * The balancer's settings from the proxy configuration. Keys the proxy does not list keep {@link BalanceConfig}'s
-     * defaults; Phase 3 is refused until the proxy drives bucket migrations.
-     *
-     * @throws ConfigException naming the key and the value
-     */
-    static BalanceConfig balanceConfig(ProxyConfig config) {
-        Map<String, String> o = new LinkedHashMap<>();
-        o.put("lb.epoch", Math.max(1, config.longValue("lb.epoch") / 1000) + "ms");
-        for (String k : List.of(
-                "lb.persistence",
-                "lb.sample_rate",
-                "lb.hot_keys",
-                "lb.write_weight",
-                "lb.decay",
-                "lb.hot_rate_fraction",
-                "lb.hot_home_load",
-                "lb.replica_rate_fraction",
-                "lb.replicas_max",
-                "lb.repl_high",
-                "lb.lease_p1",
-                "lb.shadow_updates",
-                "lb.p2_rdev",
-                "lb.server_load_thresh",
-                "lb.imb_thresh",
-                "lb.max_iter",
-                "lb.cachelets_per_backend",
-                "lb.copy_rate")) {
-            o.put(k, String.valueOf(config.values().get(k)));
-        }
-        String phases = config.string("lb.phases").trim().toLowerCase(Locale.ROOT);
-        if (!config.bool("lb.enabled")) {
-            phases = "none"; // only replication for availability was asked for
-        } else if (config.intValue("replication_factor") > 1 && phases.contains("p1")) {
-            throw new ConfigException("lb.phases: \"" + config.string("lb.phases") + "\" with replication_factor "
-                    + config.intValue("replication_factor") + " (expected: none; Phase 1 shadows on top of availability"
-                    + " copies are not supported yet)");
-        }
-        if (config.intValue("replication_factor") > 1 && phases.contains("p3")) {
-            throw new ConfigException("lb.phases: \"" + config.string("lb.phases") + "\" with replication_factor "
-                    + config.intValue("replication_factor")
-                    + " (expected: none; bucket migration of availability copies is"
-                    + " not supported yet)");
-        }
-        o.put("lb.phases", phases.isEmpty() ? "none" : phases);
-        try {
-            return BalanceConfig.defaults().withOverrides(o);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage(), e);
-        }
     }
 
     /** The handler of one I/O thread: balancing in front of that thread's pass-through path. */
