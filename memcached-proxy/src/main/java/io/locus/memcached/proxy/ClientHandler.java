@@ -4,6 +4,8 @@ import io.locus.memcached.config.Listener;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.RequestError;
+import io.locus.memcached.stats.StatsGroups;
+import io.locus.memcached.stats.StatsTable;
 import io.locus.memcached.tenant.AuthFile;
 import io.locus.memcached.tenant.Deadline;
 import io.locus.memcached.tenant.HintException;
@@ -60,11 +62,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             long replyBudgetBytes,
             java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
             java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools,
-            java.util.function.Supplier<Map<String, String>> extraStats) {
+            StatsTable table) {
         /** The default of {@code limits.reply_budget}. */
         static final long DEFAULT_REPLY_BUDGET = 4L << 20;
 
-        /** A fixed resolver, the default reply budget and no extra {@code stats} lines. */
+        /** A fixed resolver, the default reply budget and only the general {@code stats} lines. */
         Shared(
                 TenantResolver resolver,
                 AuthFile auth,
@@ -84,7 +86,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                     DEFAULT_REPLY_BUDGET,
                     handlers,
                     pools,
-                    Map::of);
+                    ProxyStats.table(stats, version, threads));
         }
     }
 
@@ -322,21 +324,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private ByteBuf stats(List<String> args) {
         StringBuilder sb = new StringBuilder();
         if (args.isEmpty()) {
-            for (Map.Entry<String, String> e :
-                    shared.stats().snapshot(shared.version(), shared.threads()).entrySet()) {
-                sb.append("STAT ")
-                        .append(e.getKey())
-                        .append(' ')
-                        .append(e.getValue())
-                        .append("\r\n");
-            }
-            for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
-                sb.append("STAT ")
-                        .append(e.getKey())
-                        .append(' ')
-                        .append(e.getValue())
-                        .append("\r\n");
-            }
+            appendLines(sb, shared.table().all());
         } else if (args.equals(List.of("backends"))) {
             BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
             for (int i = 0; i < pool.size(); i++) {
@@ -355,17 +343,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 schedulerLines(sb, i);
             }
         } else if (args.equals(List.of("tenants"))) {
-            StatsGroups.tenants(shared.extraStats().get())
-                    .forEach((k, v) ->
-                            sb.append("STAT ").append(k).append(' ').append(v).append("\r\n"));
+            appendLines(sb, StatsGroups.tenants(shared.table().group(StatsTable.DEADLINE)));
         } else if (args.equals(List.of("deadline"))) {
             if (handler instanceof DeadlineHandler) {
-                StatsGroups.deadline(shared.extraStats().get())
-                        .forEach((k, v) -> sb.append("STAT ")
-                                .append(k)
-                                .append(' ')
-                                .append(v)
-                                .append("\r\n"));
+                appendLines(sb, StatsGroups.deadline(shared.table().group(StatsTable.DEADLINE)));
                 BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
                 for (int i = 0; i < pool.size(); i++) {
                     schedulerLines(sb, i);
@@ -373,21 +354,18 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             } else {
                 sb.append("STAT mode pass_through\r\n");
             }
-        } else if (args.equals(List.of("lb"))) { // the balancer's lines alone
-            for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
-                if (e.getKey().startsWith("lb:")) {
-                    sb.append("STAT ")
-                            .append(e.getKey())
-                            .append(' ')
-                            .append(e.getValue())
-                            .append("\r\n");
-                }
-            }
+        } else if (args.equals(List.of("lb"))) {
+            appendLines(sb, shared.table().group(StatsTable.LB));
         } else {
             return line("ERROR");
         }
         sb.append("END\r\n");
         return ctx.alloc().buffer(sb.length()).writeBytes(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private static void appendLines(StringBuilder sb, Map<String, String> lines) {
+        lines.forEach(
+                (k, v) -> sb.append("STAT ").append(k).append(' ').append(v).append("\r\n"));
     }
 
     /** This I/O thread's scheduler of backend {@code i}, if the deadline path runs. */

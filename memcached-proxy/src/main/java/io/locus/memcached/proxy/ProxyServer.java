@@ -6,6 +6,8 @@ import io.locus.memcached.config.ProxyConfig;
 import io.locus.memcached.config.ServerSection;
 import io.locus.memcached.protocol.MemcachedRequestDecoder;
 import io.locus.memcached.protocol.ProtocolLimits;
+import io.locus.memcached.stats.PrometheusEndpoint;
+import io.locus.memcached.stats.StatsTable;
 import io.locus.memcached.tenant.AuthFile;
 import io.locus.memcached.tenant.TenantResolver;
 import io.netty.bootstrap.ServerBootstrap;
@@ -102,6 +104,14 @@ public final class ProxyServer implements AutoCloseable {
         }
         resolver.set(new TenantResolver(config.tenantPolicy()));
         balancing = BalancingServices.create(config, ring, stats);
+        StatsTable table = ProxyStats.table(
+                stats, config.server().version(), config.server().ioThreads());
+        if (deadlines != null) {
+            table.add(StatsTable.DEADLINE, deadlines::statsLines);
+        }
+        if (balancing != null) {
+            table.add(StatsTable.LB, balancing::statsLines);
+        }
         int threads = config.server().ioThreads();
         boss = Transport.group(1, new DefaultThreadFactory("locus-accept", true));
         workers = Transport.group(threads, new DefaultThreadFactory("locus-io", true));
@@ -115,7 +125,7 @@ public final class ProxyServer implements AutoCloseable {
                 config.limits().replyBudgetBytes(),
                 this::handlerFor,
                 this::poolFor,
-                this::deadlineStats);
+                table);
         ProtocolLimits limits = config.limits().protocol();
         List<InetSocketAddress> bound = new ArrayList<>();
         for (Listener l : config.listeners()) {
@@ -153,7 +163,7 @@ public final class ProxyServer implements AutoCloseable {
         int metricsPort = config.server().prometheusPort();
         if (metricsPort > 0) {
             try {
-                prometheus = new PrometheusEndpoint(config.listeners().get(0).host(), metricsPort, this::allStats);
+                prometheus = new PrometheusEndpoint(config.listeners().get(0).host(), metricsPort, table::all);
             } catch (IllegalStateException e) {
                 close();
                 throw e;
@@ -202,22 +212,6 @@ public final class ProxyServer implements AutoCloseable {
                 "configuration reload: {} tenants, {} deadline rules",
                 fresh.tenants().size(),
                 fresh.deadlineRules().size());
-    }
-
-    private Map<String, String> deadlineStats() {
-        if (balancing == null) {
-            return deadlines == null ? Map.of() : deadlines.statsLines();
-        }
-        Map<String, String> m = new java.util.LinkedHashMap<>(deadlines == null ? Map.of() : deadlines.statsLines());
-        m.putAll(balancing.statsLines());
-        return m;
-    }
-
-    private Map<String, String> allStats() {
-        Map<String, String> all = new java.util.LinkedHashMap<>(
-                stats.snapshot(config.server().version(), config.server().ioThreads()));
-        all.putAll(deadlineStats());
-        return all;
     }
 
     private BackendPool poolFor(EventLoop loop) {

@@ -1,5 +1,6 @@
 package io.locus.memcached.proxy;
 
+import io.locus.memcached.stats.StatsTable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -28,6 +29,13 @@ public final class ProxyStats {
     final LongAdder hintsStripped = new LongAdder();
     final LongAdder tenantRejects = new LongAdder();
     final LongAdder authFailures = new LongAdder();
+
+    /** A table with these counters as its {@link StatsTable#GENERAL} group. */
+    static StatsTable table(ProxyStats stats, String version, int threads) {
+        StatsTable table = new StatsTable();
+        table.add(StatsTable.GENERAL, () -> stats.snapshot(version, threads));
+        return table;
+    }
 
     /** The lines of {@code stats}, in order, name to value. */
     public Map<String, String> snapshot(String version, int threads) {
