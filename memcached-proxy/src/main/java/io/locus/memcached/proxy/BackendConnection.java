@@ -35,7 +35,16 @@ final class BackendConnection {
     /** Explicit flushes a {@link FlushConsolidationHandler} may hold back before it writes anyway. */
     static final int FLUSH_AFTER = 256;
 
-    private final Backend backend;
+    /** Where a connect succeeds or fails: the backend this connection is one of. */
+    interface Health {
+        void markUp();
+
+        void markDown();
+    }
+
+    private final String host;
+    private final int port;
+    private final Health health;
     private final EventLoop loop;
     private final ProtocolLimits limits;
     private final ProxyStats stats;
@@ -49,18 +58,26 @@ final class BackendConnection {
     private ScheduledFuture<?> timer;
 
     BackendConnection(
-            Backend backend,
+            String host,
+            int port,
+            Health health,
             EventLoop loop,
             ProtocolLimits limits,
             ProxyStats stats,
             long timeoutMicros,
             int connectTimeoutMillis) {
-        this.backend = backend;
+        this.host = host;
+        this.port = port;
+        this.health = health;
         this.loop = loop;
         this.limits = limits;
         this.stats = stats;
         this.timeoutMicros = timeoutMicros;
         this.connectTimeoutMillis = connectTimeoutMillis;
+    }
+
+    private String address() {
+        return host + ":" + port;
     }
 
     /** Sends a call, connecting first if needed. */
@@ -116,7 +133,7 @@ final class BackendConnection {
                         ch.pipeline().addLast(new FlushConsolidationHandler(FLUSH_AFTER, true), d, new ReplyHandler());
                     }
                 });
-        ChannelFuture f = b.connect(backend.host(), backend.port());
+        ChannelFuture f = b.connect(host, port);
         channel = f.channel();
         decoder = d;
         f.addListener(done -> {
@@ -124,15 +141,15 @@ final class BackendConnection {
             if (!done.isSuccess()) {
                 LOG.warn(
                         "cannot connect to backend {}: {}",
-                        backend,
+                        address(),
                         done.cause().toString());
-                backend.markDown();
+                health.markDown();
                 channel = null;
                 failAll(UNAVAILABLE);
                 return;
             }
             stats.backendConnects.increment();
-            backend.markUp();
+            health.markUp();
             while (!waiting.isEmpty()) {
                 write(waiting.poll());
             }
@@ -181,7 +198,7 @@ final class BackendConnection {
         stats.backendTimeouts.increment();
         LOG.warn(
                 "backend {} did not reply within {} us; closing the connection ({} calls on it)",
-                backend,
+                address(),
                 timeoutMicros,
                 outstanding());
         call.fail(TIMEOUT);
@@ -235,7 +252,7 @@ final class BackendConnection {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (ctx.channel() == channel) {
-                LOG.warn("backend {} closed the connection ({} calls on it)", backend, outstanding());
+                LOG.warn("backend {} closed the connection ({} calls on it)", address(), outstanding());
                 channel = null;
                 failAll(UNAVAILABLE);
             }
@@ -244,7 +261,7 @@ final class BackendConnection {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (ctx.channel() == channel) {
-                LOG.warn("backend {} connection failed: {}", backend, cause.toString());
+                LOG.warn("backend {} connection failed: {}", address(), cause.toString());
                 channel = null;
                 failAll(UNAVAILABLE);
             }

@@ -313,7 +313,7 @@ final class BalancingHandler implements RequestHandler {
 
     /** {@code get}/{@code gets} of one key along {@code chain} with {@code mg}: the first hit, as a VALUE block. */
     private void fetch(String key, boolean withCas, int[] chain, int i, long affinity, Fetched then) {
-        String line = "mg " + BalancingServices.base64(key) + " b v f" + (withCas ? " c" : "") + "\r\n";
+        String line = "mg " + MetaValue.base64(key) + " b v f" + (withCas ? " c" : "") + "\r\n";
         ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
         wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
         int backend = chain[i];
@@ -323,10 +323,10 @@ final class BalancingHandler implements RequestHandler {
                         new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
                             @Override
                             public void onReply(BackendReply r) {
-                                BalancingServices.HomeValue v;
+                                MetaValue v;
                                 String cas = null;
                                 try {
-                                    v = BalancingServices.parseMetaValue(r.bytes());
+                                    v = MetaValue.parse(r.bytes());
                                     if (withCas && v.data != null) {
                                         cas = casOf(r.bytes());
                                     }
@@ -463,7 +463,7 @@ final class BalancingHandler implements RequestHandler {
     /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
     private void shadowRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
         fromShadow(pr, key, shadow, "v f", reply, b -> {
-            BalancingServices.HomeValue v = BalancingServices.parseMetaValue(b);
+            MetaValue v = MetaValue.parse(b);
             if (v.data == null) {
                 return null;
             }

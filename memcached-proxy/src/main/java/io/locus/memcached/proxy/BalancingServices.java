@@ -18,7 +18,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -132,7 +131,7 @@ final class BalancingServices implements AutoCloseable {
         for (KetamaRing.Server s : ring.servers()) {
             addresses.add(new java.net.InetSocketAddress(s.host(), s.port()));
         }
-        this.availability = copies == 1 ? null : new AvailabilityReplication(table, copies, this, pool, addresses);
+        this.availability = copies == 1 ? null : new AvailabilityReplication(table, copies, loop, pool, addresses);
         if (availability == null) {
             balancer.setUp(b -> pool.backend(b).state().equals("up"));
         } else {
@@ -159,22 +158,13 @@ final class BalancingServices implements AutoCloseable {
                 copies);
     }
 
-    /** The handler of one I/O thread: balancing in front of that thread's pass-through path. */
-    RequestHandler wrap(RequestHandler passThrough, BackendPool clientPool, EventLoop clientLoop) {
-        return new BalancingHandler(this, passThrough, clientPool, clientLoop);
-    }
-
     static int stripeOf(String key) {
         return (key.hashCode() & 0x7fffffff) % STRIPES;
     }
 
     /** The key a shadow backend stores a replica under, base64 for meta commands' {@code b} flag. */
     static String shadowKey(String key) {
-        return base64(ReplicaDirectory.SHADOW_PREFIX + key);
-    }
-
-    static String base64(String key) {
-        return Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.ISO_8859_1));
+        return MetaValue.base64(ReplicaDirectory.SHADOW_PREFIX + key);
     }
 
     /** Poller thread: every backend's {@code bytes} and {@code limit_maxbytes}, handed to the balancer's thread. */
@@ -343,12 +333,12 @@ final class BalancingServices implements AutoCloseable {
         });
     }
 
-    private void updateShadow(String key, int shadow, long version, HomeValue value) {
+    private void updateShadow(String key, int shadow, long version, MetaValue value) {
         updateShadow(key, shadow, version, value, () -> {});
     }
 
     /** Makes the shadow hold {@code value} (or nothing), then records the version it acknowledged. */
-    private void updateShadow(String key, int shadow, long version, HomeValue value, Runnable then) {
+    private void updateShadow(String key, int shadow, long version, MetaValue value, Runnable then) {
         String line;
         ByteBuf data = null;
         if (value.failed) {
@@ -395,68 +385,18 @@ final class BalancingServices implements AutoCloseable {
         return itemTtl > 0 ? Math.min(lease, itemTtl) : lease;
     }
 
-    /** An item read at the home: data (null for a miss), flags, TTL (-1 none), or failed. */
-    static final class HomeValue {
-        final ByteBuf data;
-        final String flags;
-        final long ttl;
-        final boolean failed;
-
-        HomeValue(ByteBuf data, String flags, long ttl, boolean failed) {
-            this.data = data;
-            this.flags = flags;
-            this.ttl = ttl;
-            this.failed = failed;
-        }
-
-        HomeValue retainedDuplicate() {
-            return new HomeValue(data == null ? null : data.retainedDuplicate(), flags, ttl, failed);
-        }
-
-        void release() {
-            if (data != null && data.refCnt() > 0) {
-                data.release();
-            }
-        }
-    }
-
-    private void readHome(int home, String key, Consumer<HomeValue> then) {
-        send(home, ReplyFormat.META, "mg " + base64(key) + " b v f t\r\n", null, r -> {
+    private void readHome(int home, String key, Consumer<MetaValue> then) {
+        send(home, ReplyFormat.META, "mg " + MetaValue.base64(key) + " b v f t\r\n", null, r -> {
             if (r == null) {
-                then.accept(new HomeValue(null, "0", -1, true));
+                then.accept(MetaValue.FAILED);
                 return;
             }
             try {
-                then.accept(parseMetaValue(r.bytes()));
+                then.accept(MetaValue.parse(r.bytes()));
             } finally {
                 r.release();
             }
         });
-    }
-
-    /** Parses {@code VA <n> f<flags> t<ttl>} + data, {@code EN}, or anything else as a failure. */
-    static HomeValue parseMetaValue(ByteBuf b) {
-        int start = b.readerIndex();
-        int eol = b.indexOf(start, b.writerIndex(), (byte) '\r');
-        String head = b.toString(start, Math.max(0, eol - start), StandardCharsets.ISO_8859_1);
-        if (head.equals("EN")) {
-            return new HomeValue(null, "0", -1, false);
-        }
-        if (!head.startsWith("VA ")) {
-            return new HomeValue(null, "0", -1, true);
-        }
-        String[] t = head.split(" ");
-        int len = Integer.parseInt(t[1]);
-        String flags = "0";
-        long ttl = -1;
-        for (int i = 2; i < t.length; i++) {
-            if (t[i].startsWith("f")) {
-                flags = t[i].substring(1);
-            } else if (t[i].startsWith("t")) {
-                ttl = Long.parseLong(t[i].substring(1));
-            }
-        }
-        return new HomeValue(b.retainedSlice(eol + 2, len), flags, ttl, false);
     }
 
     private static boolean startsWith(ByteBuf b, String prefix) {
@@ -640,7 +580,7 @@ final class BalancingServices implements AutoCloseable {
             done.run();
             return;
         }
-        String b64 = base64(key);
+        String b64 = MetaValue.base64(key);
         readHome(m.source(), key, v -> {
             if (v.failed || v.data == null || !m.mayCopyForward(key)) {
                 v.release();
@@ -696,12 +636,17 @@ final class BalancingServices implements AutoCloseable {
                             clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
                             return;
                         }
-                        send(route.invalidateAt(), ReplyFormat.META, "md " + base64(key) + " b\r\n", null, x -> {
-                            if (x != null) {
-                                x.release();
-                            }
-                            clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
-                        });
+                        send(
+                                route.invalidateAt(),
+                                ReplyFormat.META,
+                                "md " + MetaValue.base64(key) + " b\r\n",
+                                null,
+                                x -> {
+                                    if (x != null) {
+                                        x.release();
+                                    }
+                                    clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
+                                });
                     }
 
                     @Override
@@ -720,7 +665,7 @@ final class BalancingServices implements AutoCloseable {
                 apply.run();
                 return;
             }
-            String line = "ms " + base64(key) + " " + v.data.readableBytes() + " b F" + v.flags + " T"
+            String line = "ms " + MetaValue.base64(key) + " " + v.data.readableBytes() + " b F" + v.flags + " T"
                     + Math.max(0, v.ttl) + " ME\r\n";
             // Not awaited: the command that follows on the same connection sees its effect.
             send(route.applyAt(), ReplyFormat.META, line, v.data, r -> {

@@ -59,6 +59,11 @@ final class DeadlineHandler implements RequestHandler {
     private int sweepAt = 4096;
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
 
+    /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
+    public static RequestHandler.Factory factory(DeadlineServices services) {
+        return backends -> new DeadlineHandler(backends, services);
+    }
+
     DeadlineHandler(RequestHandler backends, DeadlineServices services) {
         this.backends = backends;
         this.services = services;

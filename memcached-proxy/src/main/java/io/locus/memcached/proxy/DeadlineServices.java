@@ -22,7 +22,7 @@ import java.util.Map;
 /**
  * What the deadline path shares across I/O threads: the in-proxy cache (null with {@code local.mode: off}), the
  * scheduler settings, the tenants' service levels and the per-tenant metrics. Each I/O thread builds its own
- * {@link DeadlineHandler} (with one scheduler per backend) through {@link #factory()}.
+ * {@link DeadlineHandler} (with one scheduler per backend) through {@link DeadlineHandler#factory}.
  *
  * <p>Thread-safe.
  */
@@ -107,11 +107,6 @@ public final class DeadlineServices {
                 weights,
                 (int) Math.min(Integer.MAX_VALUE, l.maxItemBytes()));
         return new LocalCache(new DeadlineCache(c, System::nanoTime), l.maxTtlMicros() * 1000);
-    }
-
-    /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
-    public RequestHandler.Factory factory() {
-        return backends -> new DeadlineHandler(backends, this);
     }
 
     LocalCache cache() {

@@ -74,7 +74,7 @@ public final class ProxyServer implements AutoCloseable {
         this.ring = BackendPool.ringFor(config);
         boolean passThrough = config.server().mode() == ServerSection.Mode.PASS_THROUGH;
         this.deadlines = passThrough ? null : new DeadlineServices(config, ring, stats);
-        this.handlerFactory = passThrough ? RequestHandler.Factory.PASS_THROUGH : deadlines.factory();
+        this.handlerFactory = passThrough ? RequestHandler.Factory.PASS_THROUGH : DeadlineHandler.factory(deadlines);
     }
 
     /** A proxy whose per-thread handlers {@code handlerFactory} builds around the pass-through path (no cache). */
@@ -221,7 +221,8 @@ public final class ProxyServer implements AutoCloseable {
     private RequestHandler handlerFor(EventLoop loop) {
         return handlers.computeIfAbsent(loop, l -> {
             RequestHandler base = new PassThroughHandler(poolFor(l), stats, PooledByteBufAllocator.DEFAULT);
-            return handlerFactory.create(balancing == null ? base : balancing.wrap(base, poolFor(l), l));
+            return handlerFactory.create(
+                    balancing == null ? base : new BalancingHandler(balancing, base, poolFor(l), l));
         });
     }
 

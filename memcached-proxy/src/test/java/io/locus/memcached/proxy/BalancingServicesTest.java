@@ -81,19 +81,18 @@ class BalancingServicesTest {
     @Test
     void parseMetaValue_readsValueFlagsAndTtl_orMissOrFailure() {
         ByteBuf va = Unpooled.copiedBuffer("VA 5 f42 t-1\r\nab\r\nc\r\n", StandardCharsets.ISO_8859_1);
-        BalancingServices.HomeValue v = BalancingServices.parseMetaValue(va);
+        MetaValue v = MetaValue.parse(va);
         assertEquals("ab\r\nc", v.data.toString(StandardCharsets.ISO_8859_1));
         assertEquals("42", v.flags);
         assertEquals(-1, v.ttl);
         assertFalse(v.failed);
         v.release();
         va.release();
-        BalancingServices.HomeValue miss =
-                BalancingServices.parseMetaValue(Unpooled.copiedBuffer("EN\r\n", StandardCharsets.ISO_8859_1));
+        MetaValue miss = MetaValue.parse(Unpooled.copiedBuffer("EN\r\n", StandardCharsets.ISO_8859_1));
         assertNull(miss.data);
         assertFalse(miss.failed);
-        BalancingServices.HomeValue error = BalancingServices.parseMetaValue(
-                Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1));
+        MetaValue error =
+                MetaValue.parse(Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1));
         assertNull(error.data);
         assertTrue(error.failed);
     }
