@@ -82,7 +82,7 @@ final class BackendConnection {
 
     /** Sends a call, connecting first if needed. */
     void send(BackendCall call) {
-        stats.backendRequests.increment();
+        stats.increment(ProxyStats.Counter.BACKEND_REQUESTS);
         call.timeoutAtNanos = System.nanoTime() + timeoutMicros * 1000;
         if (channel != null && !connecting && !channel.isActive()) {
             // Closed, but its channelInactive has not run yet: its calls will get no reply, and the next connection
@@ -148,7 +148,7 @@ final class BackendConnection {
                 failAll(UNAVAILABLE);
                 return;
             }
-            stats.backendConnects.increment();
+            stats.increment(ProxyStats.Counter.BACKEND_CONNECTS);
             health.markUp();
             while (!waiting.isEmpty()) {
                 write(waiting.poll());
@@ -195,7 +195,7 @@ final class BackendConnection {
         if (call.done) {
             return;
         }
-        stats.backendTimeouts.increment();
+        stats.increment(ProxyStats.Counter.BACKEND_TIMEOUTS);
         LOG.warn(
                 "backend {} did not reply within {} us; closing the connection ({} calls on it)",
                 address(),
@@ -209,11 +209,11 @@ final class BackendConnection {
 
     private void failAll(String line) {
         while (!inFlight.isEmpty()) {
-            stats.backendFailures.increment();
+            stats.increment(ProxyStats.Counter.BACKEND_FAILURES);
             inFlight.poll().fail(line);
         }
         while (!waiting.isEmpty()) {
-            stats.backendFailures.increment();
+            stats.increment(ProxyStats.Counter.BACKEND_FAILURES);
             waiting.poll().fail(line);
         }
     }

@@ -343,14 +343,14 @@ final class BalancingHandler implements RequestHandler {
                                         services.migrationFallbackReads.increment();
                                         fetch(key, withCas, chain, i + 1, affinity, then);
                                     } else {
-                                        services.stats.cmdGet.increment();
-                                        services.stats.getMisses.increment();
+                                        services.stats.increment(ProxyStats.Counter.CMD_GET);
+                                        services.stats.increment(ProxyStats.Counter.GET_MISSES);
                                         then.accept(null, null);
                                     }
                                     return;
                                 }
-                                services.stats.cmdGet.increment();
-                                services.stats.getHits.increment();
+                                services.stats.increment(ProxyStats.Counter.CMD_GET);
+                                services.stats.increment(ProxyStats.Counter.GET_HITS);
                                 String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes()
                                         + (cas == null ? "" : " " + cas) + "\r\n";
                                 CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
@@ -467,8 +467,8 @@ final class BalancingHandler implements RequestHandler {
             if (v.data == null) {
                 return null;
             }
-            services.stats.cmdGet.increment();
-            services.stats.getHits.increment();
+            services.stats.increment(ProxyStats.Counter.CMD_GET);
+            services.stats.increment(ProxyStats.Counter.GET_HITS);
             String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes() + "\r\n";
             CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
             out.addComponent(
@@ -497,7 +497,7 @@ final class BalancingHandler implements RequestHandler {
             if (!hit) {
                 return null;
             }
-            services.stats.cmdMeta.increment();
+            services.stats.increment(ProxyStats.Counter.META_REQUESTS);
             return b.retain();
         });
     }

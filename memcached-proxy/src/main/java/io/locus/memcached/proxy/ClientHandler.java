@@ -119,15 +119,15 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.handler = shared.handlers().apply(ctx.channel().eventLoop());
-        shared.stats().currConnections.increment();
-        shared.stats().totalConnections.increment();
+        shared.stats().increment(ProxyStats.Counter.CURR_CONNECTIONS);
+        shared.stats().increment(ProxyStats.Counter.TOTAL_CONNECTIONS);
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
-        shared.stats().currConnections.decrement();
+        shared.stats().decrement(ProxyStats.Counter.CURR_CONNECTIONS);
         for (Slot s : slots) {
             s.discard();
         }
@@ -225,7 +225,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         Slot slot = new Slot();
         slots.add(slot);
         if (msg instanceof RequestError e) {
-            shared.stats().clientErrors.increment();
+            shared.stats().increment(ProxyStats.Counter.CLIENT_ERRORS);
             slot.close = e.closeConnection();
             if (e.suppressed()) {
                 slot.completeSilently();
@@ -238,7 +238,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(MemcachedRequest req, Slot slot) {
-        shared.stats().requests.increment();
+        shared.stats().increment(ProxyStats.Counter.REQUESTS);
         if (shared.auth() != null && session.user() == null && req.command() != Command.QUIT) {
             authenticate(req, slot);
             return;
@@ -255,7 +255,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         try {
             resolution = shared.resolver().get().resolve(session, req.key(), metaFlags(req));
         } catch (HintException e) {
-            shared.stats().tenantRejects.increment();
+            shared.stats().increment(ProxyStats.Counter.TENANT_REJECTS);
             LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());
             req.release();
             slot.completeLine(e.replyLine());
@@ -263,8 +263,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         }
         if (req.command().isMeta()) {
             shared.stats()
-                    .hintsStripped
-                    .add(metaFlags(req).size() - resolution.forwardedFlags().size());
+                    .add(
+                            ProxyStats.Counter.HINT_TOKENS_STRIPPED,
+                            metaFlags(req).size() - resolution.forwardedFlags().size());
         }
         handler.handle(new ProxyRequest(req, resolution, System.nanoTime(), connectionId), slot);
     }
@@ -292,7 +293,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 session.authenticated(userPass[0]);
                 slot.completeLine("STORED");
             } else {
-                shared.stats().authFailures.increment();
+                shared.stats().increment(ProxyStats.Counter.AUTH_FAILURES);
                 slot.completeLine("CLIENT_ERROR authentication failure");
             }
         } finally {

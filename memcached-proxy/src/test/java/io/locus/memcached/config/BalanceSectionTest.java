@@ -1,22 +1,16 @@
-package io.locus.memcached.proxy;
+package io.locus.memcached.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.locus.memcached.balance.BalanceConfig;
-import io.locus.memcached.config.ConfigException;
-import io.locus.memcached.config.ConfigLoader;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The balancer's configuration from the proxy's, and the parsing of the meta replies it relies on. */
-class BalancingServicesTest {
+/** The balancer's configuration from the proxy's ({@link BalanceSection}). */
+class BalanceSectionTest {
     static final String POOL = "pool:\n  servers: [\"127.0.0.1:1:1\", \"127.0.0.1:2:1\", \"127.0.0.1:3:1\"]\n";
 
     @Test
@@ -79,26 +73,10 @@ class BalancingServicesTest {
     }
 
     @Test
-    void parseMetaValue_readsValueFlagsAndTtl_orMissOrFailure() {
-        ByteBuf va = Unpooled.copiedBuffer("VA 5 f42 t-1\r\nab\r\nc\r\n", StandardCharsets.ISO_8859_1);
-        MetaValue v = MetaValue.parse(va);
-        assertEquals("ab\r\nc", v.data.toString(StandardCharsets.ISO_8859_1));
-        assertEquals("42", v.flags);
-        assertEquals(-1, v.ttl);
-        assertFalse(v.failed);
-        v.release();
-        va.release();
-        MetaValue miss = MetaValue.parse(Unpooled.copiedBuffer("EN\r\n", StandardCharsets.ISO_8859_1));
-        assertNull(miss.data);
-        assertFalse(miss.failed);
-        MetaValue error =
-                MetaValue.parse(Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1));
-        assertNull(error.data);
-        assertTrue(error.failed);
-    }
-
-    @Test
-    void shadowKey_isTheReservedPrefixInBase64() {
-        assertEquals("X19kbHA6cjprZXk=", BalancingServices.shadowKey("key")); // base64("__dlp:r:key")
+    void inactive_withoutLbAndWithOneCopy() {
+        assertFalse(ConfigLoader.parse(POOL, "test").balance().active());
+        assertTrue(ConfigLoader.parse(POOL + "replication_factor: 2\n", "test")
+                .balance()
+                .active());
     }
 }
