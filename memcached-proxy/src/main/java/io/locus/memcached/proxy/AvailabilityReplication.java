@@ -70,11 +70,11 @@ final class AvailabilityReplication {
     private int warming;
     private long lastProbe;
 
-    final LongAdder readRetries = new LongAdder();
-    final LongAdder downEvents = new LongAdder();
-    final LongAdder warmedKeys = new LongAdder();
-    final LongAdder warmSkipped = new LongAdder();
-    final LongAdder warms = new LongAdder();
+    private final LongAdder readRetries = new LongAdder();
+    private final LongAdder downEvents = new LongAdder();
+    private final LongAdder warmedKeys = new LongAdder();
+    private final LongAdder warmSkipped = new LongAdder();
+    private final LongAdder warms = new LongAdder();
 
     AvailabilityReplication(
             VirtualBucketTable table,

@@ -48,42 +48,42 @@ final class BalancingServices implements AutoCloseable {
     static final int STRIPES = 1024;
     private static final long TICK_MILLIS = 20;
 
-    final BalanceConfig config;
-    final Balancer<String> balancer;
-    final ProxyStats stats;
+    private final BalanceConfig config;
+    private final Balancer<String> balancer;
+    private final ProxyStats stats;
     /** Held while a write takes its version and, for a replicated key, is handed to the replication thread. */
-    final Object order = new Object();
+    private final Object order = new Object();
     /** Writes in flight, by key stripe: a copy waits while one may not have reached the home. */
-    final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
+    private final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
 
     private final EventLoopGroup group;
-    final EventLoop loop;
+    private final EventLoop loop;
     private final BackendPool pool;
     private final PassThroughHandler homeWriter;
     private final ScheduledFuture<?> ticker;
     private volatile Balancer.EpochReport<String> last;
     /** Replication for availability, or null when {@code replication_factor} is 1. */
-    final AvailabilityReplication availability;
+    private final AvailabilityReplication availability;
 
-    final LongAdder shadowReads = new LongAdder();
-    final LongAdder shadowFallbacks = new LongAdder();
-    final LongAdder versionedWrites = new LongAdder();
-    final LongAdder shadowUpdateFailures = new LongAdder();
-    final LongAdder copies = new LongAdder();
-    final LongAdder copiesDropped = new LongAdder();
-    final LongAdder copiesDeferred = new LongAdder();
-    final LongAdder touches = new LongAdder();
-    final LongAdder touchMisses = new LongAdder();
+    private final LongAdder shadowReads = new LongAdder();
+    private final LongAdder shadowFallbacks = new LongAdder();
+    private final LongAdder versionedWrites = new LongAdder();
+    private final LongAdder shadowUpdateFailures = new LongAdder();
+    private final LongAdder copies = new LongAdder();
+    private final LongAdder copiesDropped = new LongAdder();
+    private final LongAdder copiesDeferred = new LongAdder();
+    private final LongAdder touches = new LongAdder();
+    private final LongAdder touchMisses = new LongAdder();
     /** Requests routed by a bucket's owner that are in flight, by bucket: a migration's copier waits for zero. */
-    final AtomicIntegerArray bucketInFlight;
+    private final AtomicIntegerArray bucketInFlight;
 
     private final List<java.net.InetSocketAddress> addresses = new ArrayList<>();
-    final LongAdder migrationsStarted = new LongAdder();
-    final LongAdder migrationsCopied = new LongAdder();
-    final LongAdder migratedKeys = new LongAdder();
-    final LongAdder migrationSkipped = new LongAdder();
-    final LongAdder migrationWrites = new LongAdder();
-    final LongAdder migrationFallbackReads = new LongAdder();
+    private final LongAdder migrationsStarted = new LongAdder();
+    private final LongAdder migrationsCopied = new LongAdder();
+    private final LongAdder migratedKeys = new LongAdder();
+    private final LongAdder migrationSkipped = new LongAdder();
+    private final LongAdder migrationWrites = new LongAdder();
+    private final LongAdder migrationFallbackReads = new LongAdder();
     /** Each backend's last {@code stats} memory reading, or null before the first (read by {@code stats lb}). */
     private final java.util.concurrent.atomic.AtomicReferenceArray<BackendMemory> memory;
 
@@ -156,6 +156,49 @@ final class BalancingServices implements AutoCloseable {
                 this.config.replicasMax(),
                 this.config.phase1Enabled() ? "on" : "off",
                 copies);
+    }
+
+    Balancer<String> balancer() {
+        return balancer;
+    }
+
+    ProxyStats stats() {
+        return stats;
+    }
+
+    /** Held while a write's version is taken and its order against copies fixed. */
+    Object order() {
+        return order;
+    }
+
+    AtomicIntegerArray inFlightWrites() {
+        return inFlightWrites;
+    }
+
+    /** The balancer's own thread: copies, shadow updates and migration writes run there. */
+    EventLoop loop() {
+        return loop;
+    }
+
+    /** The availability copies, or null with {@code replication_factor} 1. */
+    AvailabilityReplication availability() {
+        return availability;
+    }
+
+    AtomicIntegerArray bucketInFlight() {
+        return bucketInFlight;
+    }
+
+    void countShadowRead() {
+        shadowReads.increment();
+    }
+
+    void countShadowFallback() {
+        shadowFallbacks.increment();
+    }
+
+    void countMigrationFallbackRead() {
+        migrationFallbackReads.increment();
     }
 
     static int stripeOf(String key) {
