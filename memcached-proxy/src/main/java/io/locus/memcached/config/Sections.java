@@ -15,26 +15,11 @@ import java.util.Set;
  * the one place that looks keys up by name.
  */
 final class Sections {
-    /** The {@code lb.*} keys {@link BalanceConfig#withOverrides} reads as they are. */
-    private static final List<String> BALANCER_KEYS = List.of(
-            "lb.persistence",
-            "lb.sample_rate",
-            "lb.hot_keys",
-            "lb.write_weight",
-            "lb.decay",
-            "lb.hot_rate_fraction",
-            "lb.hot_home_load",
-            "lb.replica_rate_fraction",
-            "lb.replicas_max",
-            "lb.repl_high",
-            "lb.lease_p1",
-            "lb.shadow_updates",
-            "lb.p2_rdev",
-            "lb.server_load_thresh",
-            "lb.imb_thresh",
-            "lb.max_iter",
-            "lb.cachelets_per_backend",
-            "lb.copy_rate");
+    /**
+     * Keys of {@link BalanceConfig#KEYS} not passed as they are: {@code lb.epoch} and {@code lb.phases} are converted
+     * below; {@code replication_factor} is the proxy's own (the availability copies), not the balancer's.
+     */
+    private static final Set<String> NOT_AS_THEY_ARE = Set.of("lb.epoch", "lb.phases", "replication_factor");
 
     private final Map<String, Object> values;
 
@@ -154,8 +139,10 @@ final class Sections {
     private BalanceConfig balancer(boolean enabled, int copies) {
         Map<String, String> o = new LinkedHashMap<>();
         o.put("lb.epoch", Math.max(1, longValue("lb.epoch") / 1000) + "ms");
-        for (String k : BALANCER_KEYS) {
-            o.put(k, String.valueOf(value(k)));
+        for (String k : BalanceConfig.KEYS) {
+            if (ConfigKeys.byName(k) != null && !NOT_AS_THEY_ARE.contains(k)) {
+                o.put(k, String.valueOf(value(k)));
+            }
         }
         String phases = string("lb.phases").trim().toLowerCase(Locale.ROOT);
         if (!enabled) {
