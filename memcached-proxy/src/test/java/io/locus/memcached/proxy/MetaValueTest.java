@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The parsing of the meta replies the balancer and the availability copies rely on. */
 class MetaValueTest {
     @Test
-    void parseMetaValue_readsValueFlagsAndTtl_orMissOrFailure() {
+    void parse_readsValueFlagsAndTtl_orMissOrFailure() {
         ByteBuf va = Unpooled.copiedBuffer("VA 5 f42 t-1\r\nab\r\nc\r\n", StandardCharsets.ISO_8859_1);
         MetaValue v = MetaValue.parse(va);
         assertEquals("ab\r\nc", v.data.toString(StandardCharsets.ISO_8859_1));
