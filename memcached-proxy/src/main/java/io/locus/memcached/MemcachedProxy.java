@@ -58,7 +58,8 @@ public final class MemcachedProxy implements Callable<Integer> {
             System.err.println("locus-memcached-proxy: " + e.getMessage());
             return 1;
         }
-        TenantReloader reloader = new TenantReloader(config, server, cfg.longValue("reload.interval"));
+        TenantReloader reloader =
+                new TenantReloader(config, server, cfg.server().reloadIntervalMicros());
         reloader.onSighup();
         // SIGTERM and SIGINT are handled rather than left to the JVM, which would end the process with 128 + the
         // signal's number after its shutdown hooks: a stop asked for is a clean exit, status 0.

@@ -59,11 +59,7 @@ public final class ConfigLoader {
         }
         Map<String, Object> flat = new TreeMap<>();
         flatten("", map, flat);
-        Map<String, Object> values = new LinkedHashMap<>();
-        for (ConfigKey k : ConfigKeys.ALL) {
-            Object raw = flat.remove(k.name());
-            values.put(k.name(), convert(k, raw == null ? k.defaultValue() : raw));
-        }
+        Map<String, Object> values = scalars(flat);
         List<Listener> listeners = listeners(flat.remove("listeners"), (String) values.get("listen"));
         List<BackendAddress> servers = servers(flat.remove("pool.servers"));
         List<TenantSpec> tenants = tenants(flat.remove("tenants"));
@@ -75,18 +71,33 @@ public final class ConfigLoader {
                     key + ": unknown key (expected: one of the keys in the README's configuration table"
                             + suggestion(key) + ")");
         }
-        if (Boolean.TRUE.equals(values.get("auth.enabled"))
-                && values.get("auth.file").toString().isEmpty()) {
-            throw new ConfigException(
-                    "auth.file: empty while auth.enabled is true (expected: path of a user:password file)");
-        }
-        ProxyConfig config = new ProxyConfig(values, listeners, servers, tenants, rules, allowed);
+        Sections s = new Sections(values);
+        ProxyConfig config = new ProxyConfig(
+                s.server(),
+                listeners,
+                s.limits(),
+                servers,
+                s.backend(),
+                s.deadline(),
+                s.localCache(),
+                s.balance(),
+                s.tenant(tenants, rules, allowed));
         try {
             new io.locus.memcached.tenant.TenantResolver(config.tenantPolicy());
         } catch (IllegalArgumentException e) {
             throw new ConfigException("tenants/deadline_rules/hints: " + e.getMessage(), e);
         }
         return config;
+    }
+
+    /** Removes every key of {@link ConfigKeys#ALL} from {@code flat} and returns its checked value (or default). */
+    static Map<String, Object> scalars(Map<String, Object> flat) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (ConfigKey k : ConfigKeys.ALL) {
+            Object raw = flat.remove(k.name());
+            values.put(k.name(), convert(k, raw == null ? k.defaultValue() : raw));
+        }
+        return values;
     }
 
     private static void flatten(String prefix, Map<?, ?> map, Map<String, Object> out) {

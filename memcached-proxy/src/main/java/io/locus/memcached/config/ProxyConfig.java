@@ -1,80 +1,64 @@
 package io.locus.memcached.config;
 
-import io.locus.memcached.protocol.ProtocolLimits;
 import io.locus.memcached.tenant.DeadlineRule;
 import io.locus.memcached.tenant.TenantPolicy;
 import io.locus.memcached.tenant.TenantSpec;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
- * A validated configuration. Scalar values are held by key name (see {@link ConfigKeys}) with typed getters:
- * durations in microseconds, sizes in bytes.
+ * A validated configuration, one typed record per section (durations in microseconds, sizes in bytes). Only
+ * {@link ConfigLoader} builds one.
  *
  * <p>Immutable.
  */
 public record ProxyConfig(
-        Map<String, Object> values,
+        ServerSection server,
         List<Listener> listeners,
+        LimitsSection limits,
         List<BackendAddress> servers,
-        List<TenantSpec> tenants,
-        List<DeadlineRule> deadlineRules,
-        Map<String, Set<String>> allowedTenants) {
+        BackendSection backend,
+        DeadlineSection deadline,
+        LocalCacheSection localCache,
+        BalanceSection balance,
+        TenantSection tenant) {
 
     public ProxyConfig {
-        values = Map.copyOf(values);
         listeners = List.copyOf(listeners);
         servers = List.copyOf(servers);
-        tenants = List.copyOf(tenants);
-        deadlineRules = List.copyOf(deadlineRules);
-        allowedTenants = Map.copyOf(allowedTenants);
     }
 
-    private Object value(String key) {
-        Object v = values.get(key);
-        if (v == null) {
-            throw new IllegalArgumentException("no configuration key " + key + " (expected: one of ConfigKeys.ALL)");
-        }
-        return v;
+    public List<TenantSpec> tenants() {
+        return tenant.tenants();
     }
 
-    public long longValue(String key) {
-        return ((Number) value(key)).longValue();
-    }
-
-    public int intValue(String key) {
-        return Math.toIntExact(longValue(key));
-    }
-
-    public double doubleValue(String key) {
-        return ((Number) value(key)).doubleValue();
-    }
-
-    public boolean bool(String key) {
-        return (Boolean) value(key);
-    }
-
-    public String string(String key) {
-        return value(key).toString();
-    }
-
-    /** The protocol bounds from {@code limits.*} and {@code max_item_size}. */
-    public ProtocolLimits protocolLimits() {
-        return new ProtocolLimits(
-                intValue("limits.max_key_bytes"), intValue("limits.max_line_bytes"), intValue("max_item_size"));
+    public List<DeadlineRule> deadlineRules() {
+        return tenant.deadlineRules();
     }
 
     /** The tenant resolution policy from {@code hints.*}, {@code auth.*}, {@code tenants}, {@code deadline_rules}. */
     public TenantPolicy tenantPolicy() {
         return new TenantPolicy(
-                string("hints.tenant_token").charAt(0),
-                string("hints.deadline_token").charAt(0),
-                bool("hints.trust_tenant_token"),
-                bool("auth.enabled"),
-                allowedTenants,
-                tenants,
-                deadlineRules,
-                longValue("be.nominal_deadline"));
+                tenant.tenantToken(),
+                tenant.deadlineToken(),
+                tenant.trustTenantToken(),
+                server.authEnabled(),
+                tenant.allowedTenants(),
+                tenant.tenants(),
+                tenant.deadlineRules(),
+                deadline.nominalMicros());
+    }
+
+    /** Whether {@code other} differs from this one only in what a reload applies ({@link TenantSection}). */
+    public boolean sameExceptTenants(ProxyConfig other) {
+        return equals(new ProxyConfig(
+                other.server,
+                other.listeners,
+                other.limits,
+                other.servers,
+                other.backend,
+                other.deadline,
+                other.localCache,
+                other.balance,
+                tenant));
     }
 }

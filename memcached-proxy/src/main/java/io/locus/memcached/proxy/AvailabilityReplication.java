@@ -54,7 +54,9 @@ final class AvailabilityReplication {
     private static final long PROBE_NANOS = 200_000_000L;
 
     private final AvailabilityPlacement placement;
-    private final BalancingServices services;
+    /** The balancer's thread, where copies and warming report back. */
+    private final EventLoop loop;
+
     private final BackendPool replPool;
     private final List<InetSocketAddress> addresses;
     private final AtomicIntegerArray health;
@@ -68,20 +70,20 @@ final class AvailabilityReplication {
     private int warming;
     private long lastProbe;
 
-    final LongAdder readRetries = new LongAdder();
-    final LongAdder downEvents = new LongAdder();
-    final LongAdder warmedKeys = new LongAdder();
-    final LongAdder warmSkipped = new LongAdder();
-    final LongAdder warms = new LongAdder();
+    private final LongAdder readRetries = new LongAdder();
+    private final LongAdder downEvents = new LongAdder();
+    private final LongAdder warmedKeys = new LongAdder();
+    private final LongAdder warmSkipped = new LongAdder();
+    private final LongAdder warms = new LongAdder();
 
     AvailabilityReplication(
             VirtualBucketTable table,
             int replicationFactor,
-            BalancingServices services,
+            EventLoop loop,
             BackendPool replPool,
             List<InetSocketAddress> addresses) {
         this.placement = new AvailabilityPlacement(table, replicationFactor);
-        this.services = services;
+        this.loop = loop;
         this.replPool = replPool;
         this.addresses = addresses;
         this.health = new AtomicIntegerArray(addresses.size());
@@ -275,7 +277,7 @@ final class AvailabilityReplication {
                         continue;
                     }
                     window.acquireUninterruptibly();
-                    services.loop.execute(() -> copy(key, from, target, window::release));
+                    loop.execute(() -> copy(key, from, target, window::release));
                 }
             } catch (IOException | RuntimeException e) {
                 ok = false; // keys may be missing: down again, so the next probe flushes and warms it anew
@@ -284,7 +286,7 @@ final class AvailabilityReplication {
         }
         window.acquireUninterruptibly(256);
         boolean result = ok;
-        services.loop.execute(() -> finishWarming(target, result));
+        loop.execute(() -> finishWarming(target, result));
     }
 
     /** Replication thread: {@code mg} at the source, then add-only {@code ms} at the target unless the key was written. */
@@ -294,9 +296,9 @@ final class AvailabilityReplication {
             done.run();
             return;
         }
-        String b64 = BalancingServices.base64(key);
+        String b64 = MetaValue.base64(key);
         sendRaw(source, "mg " + b64 + " b v f t\r\n", null, r -> {
-            BalancingServices.HomeValue v = r == null ? null : BalancingServices.parseMetaValue(r.bytes());
+            MetaValue v = r == null ? null : MetaValue.parse(r.bytes());
             if (r != null) {
                 r.release();
             }

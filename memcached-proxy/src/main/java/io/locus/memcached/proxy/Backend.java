@@ -12,7 +12,7 @@ import java.util.List;
  * {@code SERVER_ERROR backend unavailable} instead of waiting on a dead host. The first call after the interval tries
  * again, so the proxy recovers by itself when the backend returns. Confined to its event loop.
  */
-final class Backend {
+final class Backend implements BackendConnection.Health {
     private final String host;
     private final int port;
     private final long retryNanos;
@@ -35,8 +35,8 @@ final class Backend {
         this.port = port;
         this.retryNanos = retryMicros * 1000;
         for (int i = 0; i < connections; i++) {
-            conns.add(new BackendConnection(
-                    this, loop, limits, stats, timeoutMicros, (int) Math.max(1, connectTimeoutMicros / 1000)));
+            conns.add(new BackendConnection(host, port, this, loop, limits, stats, timeoutMicros, (int)
+                    Math.max(1, connectTimeoutMicros / 1000)));
         }
     }
 
@@ -60,7 +60,8 @@ final class Backend {
         conns.get((int) Math.floorMod(affinity, (long) conns.size())).send(call);
     }
 
-    void markDown() {
+    @Override
+    public void markDown() {
         down = true;
         downSinceNanos = System.nanoTime();
         downUntilNanos = downSinceNanos + retryNanos;
@@ -79,7 +80,8 @@ final class Backend {
         }
     }
 
-    void markUp() {
+    @Override
+    public void markUp() {
         down = false;
     }
 

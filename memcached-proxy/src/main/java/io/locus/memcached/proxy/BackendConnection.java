@@ -35,7 +35,16 @@ final class BackendConnection {
     /** Explicit flushes a {@link FlushConsolidationHandler} may hold back before it writes anyway. */
     static final int FLUSH_AFTER = 256;
 
-    private final Backend backend;
+    /** Where a connect succeeds or fails: the backend this connection is one of. */
+    interface Health {
+        void markUp();
+
+        void markDown();
+    }
+
+    private final String host;
+    private final int port;
+    private final Health health;
     private final EventLoop loop;
     private final ProtocolLimits limits;
     private final ProxyStats stats;
@@ -49,13 +58,17 @@ final class BackendConnection {
     private ScheduledFuture<?> timer;
 
     BackendConnection(
-            Backend backend,
+            String host,
+            int port,
+            Health health,
             EventLoop loop,
             ProtocolLimits limits,
             ProxyStats stats,
             long timeoutMicros,
             int connectTimeoutMillis) {
-        this.backend = backend;
+        this.host = host;
+        this.port = port;
+        this.health = health;
         this.loop = loop;
         this.limits = limits;
         this.stats = stats;
@@ -63,9 +76,13 @@ final class BackendConnection {
         this.connectTimeoutMillis = connectTimeoutMillis;
     }
 
+    private String address() {
+        return host + ":" + port;
+    }
+
     /** Sends a call, connecting first if needed. */
     void send(BackendCall call) {
-        stats.backendRequests.increment();
+        stats.increment(ProxyStats.Counter.BACKEND_REQUESTS);
         call.timeoutAtNanos = System.nanoTime() + timeoutMicros * 1000;
         if (channel != null && !connecting && !channel.isActive()) {
             // Closed, but its channelInactive has not run yet: its calls will get no reply, and the next connection
@@ -116,7 +133,7 @@ final class BackendConnection {
                         ch.pipeline().addLast(new FlushConsolidationHandler(FLUSH_AFTER, true), d, new ReplyHandler());
                     }
                 });
-        ChannelFuture f = b.connect(backend.host(), backend.port());
+        ChannelFuture f = b.connect(host, port);
         channel = f.channel();
         decoder = d;
         f.addListener(done -> {
@@ -124,15 +141,15 @@ final class BackendConnection {
             if (!done.isSuccess()) {
                 LOG.warn(
                         "cannot connect to backend {}: {}",
-                        backend,
+                        address(),
                         done.cause().toString());
-                backend.markDown();
+                health.markDown();
                 channel = null;
                 failAll(UNAVAILABLE);
                 return;
             }
-            stats.backendConnects.increment();
-            backend.markUp();
+            stats.increment(ProxyStats.Counter.BACKEND_CONNECTS);
+            health.markUp();
             while (!waiting.isEmpty()) {
                 write(waiting.poll());
             }
@@ -178,10 +195,10 @@ final class BackendConnection {
         if (call.done) {
             return;
         }
-        stats.backendTimeouts.increment();
+        stats.increment(ProxyStats.Counter.BACKEND_TIMEOUTS);
         LOG.warn(
                 "backend {} did not reply within {} us; closing the connection ({} calls on it)",
-                backend,
+                address(),
                 timeoutMicros,
                 outstanding());
         call.fail(TIMEOUT);
@@ -192,11 +209,11 @@ final class BackendConnection {
 
     private void failAll(String line) {
         while (!inFlight.isEmpty()) {
-            stats.backendFailures.increment();
+            stats.increment(ProxyStats.Counter.BACKEND_FAILURES);
             inFlight.poll().fail(line);
         }
         while (!waiting.isEmpty()) {
-            stats.backendFailures.increment();
+            stats.increment(ProxyStats.Counter.BACKEND_FAILURES);
             waiting.poll().fail(line);
         }
     }
@@ -235,7 +252,7 @@ final class BackendConnection {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (ctx.channel() == channel) {
-                LOG.warn("backend {} closed the connection ({} calls on it)", backend, outstanding());
+                LOG.warn("backend {} closed the connection ({} calls on it)", address(), outstanding());
                 channel = null;
                 failAll(UNAVAILABLE);
             }
@@ -244,7 +261,7 @@ final class BackendConnection {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (ctx.channel() == channel) {
-                LOG.warn("backend {} connection failed: {}", backend, cause.toString());
+                LOG.warn("backend {} connection failed: {}", address(), cause.toString());
                 channel = null;
                 failAll(UNAVAILABLE);
             }

@@ -22,12 +22,12 @@ final class BackendPool {
                     a.host(),
                     a.port(),
                     loop,
-                    config.intValue("backend.conns"),
-                    config.protocolLimits(),
+                    config.backend().conns(),
+                    config.limits().protocol(),
                     stats,
-                    config.longValue("backend.timeout"),
-                    config.longValue("backend.connect_timeout"),
-                    config.longValue("backend.retry_interval")));
+                    config.backend().timeoutMicros(),
+                    config.backend().connectTimeoutMicros(),
+                    config.backend().retryIntervalMicros()));
         }
     }
 

@@ -61,19 +61,19 @@ final class BalancingHandler implements RequestHandler {
      */
     @Override
     public int[] readCopies(String key) {
-        if (services.availability != null || key.startsWith(RESERVED)) {
+        if (services.availability() != null || key.startsWith(RESERVED)) {
             return null;
         }
-        int bucket = services.balancer.bucketOf(key);
-        BucketMigration<String> m = services.balancer.migrationOf(bucket);
+        int bucket = services.balancer().bucketOf(key);
+        BucketMigration<String> m = services.balancer().migrationOf(bucket);
         if (m != null) {
             return new int[] {m.readRoute().first()};
         }
-        VirtualBucketTable table = services.balancer.table();
+        VirtualBucketTable table = services.balancer().table();
         int owner = table.owner(bucket);
         return owner != table.home(bucket)
                 ? new int[] {owner}
-                : services.balancer.directory().readableCopies(key, owner);
+                : services.balancer().directory().readableCopies(key, owner);
     }
 
     /**
@@ -85,12 +85,12 @@ final class BalancingHandler implements RequestHandler {
     @Override
     public void refusedRead(ProxyRequest pr) {
         MemcachedRequest req = pr.request();
-        if (services.availability != null || req.command().family() == Command.Family.BROADCAST) {
+        if (services.availability() != null || req.command().family() == Command.Family.BROADCAST) {
             return;
         }
         for (String k : keysOf(req, pr)) {
             if (!k.startsWith(RESERVED)) {
-                services.balancer.onRead(k, false);
+                services.balancer().onRead(k, false);
             }
         }
     }
@@ -113,7 +113,7 @@ final class BalancingHandler implements RequestHandler {
         }
         if (keys.isEmpty()) {
             passThrough.handle(pr, reply);
-        } else if (services.availability != null) {
+        } else if (services.availability() != null) {
             withCopies(pr, keys, reply);
         } else {
             byOwner(pr, keys, reply, chosen);
@@ -129,27 +129,27 @@ final class BalancingHandler implements RequestHandler {
     private void byOwner(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
         Command c = pr.request().command();
         boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
-        VirtualBucketTable table = services.balancer.table();
+        VirtualBucketTable table = services.balancer().table();
         int[] buckets = new int[keys.size()];
         boolean[] held = new boolean[keys.size()];
         boolean plain = true;
         for (int i = 0; i < buckets.length; i++) {
-            int b = services.balancer.bucketOf(keys.get(i));
+            int b = services.balancer().bucketOf(keys.get(i));
             buckets[i] = b;
-            services.bucketInFlight.incrementAndGet(b);
+            services.bucketInFlight().incrementAndGet(b);
             // Owner first, then the migration: the migration is registered before the owner changes.
             boolean owned = table.owner(b) == table.home(b);
-            held[i] = services.balancer.migrationOf(b) == null;
+            held[i] = services.balancer().migrationOf(b) == null;
             plain &= owned && held[i];
             if (!held[i]) {
                 // Routed by the migration: a copier must not wait for it (its count would never drain under load).
-                services.bucketInFlight.decrementAndGet(b);
+                services.bucketInFlight().decrementAndGet(b);
             }
         }
         ReplySink counted = ReplySink.after(reply, () -> {
             for (int i = 0; i < buckets.length; i++) {
                 if (held[i]) {
-                    services.bucketInFlight.decrementAndGet(buckets[i]);
+                    services.bucketInFlight().decrementAndGet(buckets[i]);
                 }
             }
         });
@@ -168,9 +168,9 @@ final class BalancingHandler implements RequestHandler {
 
     /** Backends to ask for a key of {@code bucket}, in order: the owner, or during a migration new, old, new. */
     private int[] readChain(int bucket) {
-        BucketMigration<String> m = services.balancer.migrationOf(bucket);
+        BucketMigration<String> m = services.balancer().migrationOf(bucket);
         if (m == null) {
-            return new int[] {services.balancer.table().owner(bucket)};
+            return new int[] {services.balancer().table().owner(bucket)};
         }
         BucketMigration.ReadRoute r = m.readRoute();
         // The copier deletes a key at the old owner only after its copy landed at the new one: a reader that missed at
@@ -179,15 +179,15 @@ final class BalancingHandler implements RequestHandler {
     }
 
     private void movedWrite(ProxyRequest pr, String key, int bucket, ReplySink reply) {
-        services.balancer.onWrite(key); // counted, and a replicated key's shadows stop being readable
-        BucketMigration<String> m = services.balancer.migrationOf(bucket);
+        services.balancer().onWrite(key); // counted, and a replicated key's shadows stop being readable
+        BucketMigration<String> m = services.balancer().migrationOf(bucket);
         if (m != null) {
-            services.loop.execute(() -> services.migrationWrite(pr, key, m, loop, reply));
+            services.loop().execute(() -> services.migrationWrite(pr, key, m, loop, reply));
             return;
         }
         AvailabilityReplication.forward(
                 pool,
-                services.balancer.table().owner(bucket),
+                services.balancer().table().owner(bucket),
                 pr,
                 pr.connectionId(),
                 new AvailabilityReplication.Outcome() {
@@ -208,7 +208,7 @@ final class BalancingHandler implements RequestHandler {
     private void movedRead(ProxyRequest pr, List<String> keys, int[] buckets, ReplySink reply) {
         Command c = pr.request().command();
         for (String k : keys) {
-            services.balancer.onRead(k, false);
+            services.balancer().onRead(k, false);
         }
         if (c == Command.GET || c == Command.GETS) {
             ByteBuf[] values = new ByteBuf[keys.size()];
@@ -261,7 +261,7 @@ final class BalancingHandler implements RequestHandler {
                     if (bytes != null) {
                         bytes.release();
                     }
-                    services.migrationFallbackReads.increment();
+                    services.countMigrationFallbackRead();
                     forwardChain(pr, chain, i + 1, reply);
                     return;
                 }
@@ -313,7 +313,7 @@ final class BalancingHandler implements RequestHandler {
 
     /** {@code get}/{@code gets} of one key along {@code chain} with {@code mg}: the first hit, as a VALUE block. */
     private void fetch(String key, boolean withCas, int[] chain, int i, long affinity, Fetched then) {
-        String line = "mg " + BalancingServices.base64(key) + " b v f" + (withCas ? " c" : "") + "\r\n";
+        String line = "mg " + MetaValue.base64(key) + " b v f" + (withCas ? " c" : "") + "\r\n";
         ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
         wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
         int backend = chain[i];
@@ -323,34 +323,34 @@ final class BalancingHandler implements RequestHandler {
                         new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
                             @Override
                             public void onReply(BackendReply r) {
-                                BalancingServices.HomeValue v;
+                                MetaValue v;
                                 String cas = null;
                                 try {
-                                    v = BalancingServices.parseMetaValue(r.bytes());
+                                    v = MetaValue.parse(r.bytes());
                                     if (withCas && v.data != null) {
                                         cas = casOf(r.bytes());
                                     }
                                 } finally {
                                     r.release();
                                 }
-                                services.balancer.onCompletion(backend, System.nanoTime() - start);
+                                services.balancer().onCompletion(backend, System.nanoTime() - start);
                                 if (v.failed) {
                                     then.accept(null, "SERVER_ERROR backend error");
                                     return;
                                 }
                                 if (v.data == null) {
                                     if (i + 1 < chain.length) {
-                                        services.migrationFallbackReads.increment();
+                                        services.countMigrationFallbackRead();
                                         fetch(key, withCas, chain, i + 1, affinity, then);
                                     } else {
-                                        services.stats.cmdGet.increment();
-                                        services.stats.getMisses.increment();
+                                        services.stats().increment(ProxyStats.Counter.CMD_GET);
+                                        services.stats().increment(ProxyStats.Counter.GET_MISSES);
                                         then.accept(null, null);
                                     }
                                     return;
                                 }
-                                services.stats.cmdGet.increment();
-                                services.stats.getHits.increment();
+                                services.stats().increment(ProxyStats.Counter.CMD_GET);
+                                services.stats().increment(ProxyStats.Counter.GET_HITS);
                                 String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes()
                                         + (cas == null ? "" : " " + cas) + "\r\n";
                                 CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
@@ -399,18 +399,18 @@ final class BalancingHandler implements RequestHandler {
         boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
         if (read) {
             for (String k : keys) {
-                services.balancer.onRead(k, false);
+                services.balancer().onRead(k, false);
             }
             if (keys.size() == 1) {
-                services.availability.read(pr, services.availability.copiesOf(keys.get(0)), 0, pool, reply);
+                services.availability().read(pr, services.availability().copiesOf(keys.get(0)), 0, pool, reply);
             } else {
                 passThrough.handle(pr, reply);
             }
             return;
         }
         String key = keys.get(0);
-        services.balancer.onWrite(key);
-        services.loop.execute(() -> services.availability.write(pr, key, loop, reply));
+        services.balancer().onWrite(key);
+        services.loop().execute(() -> services.availability().write(pr, key, loop, reply));
     }
 
     /** The keys as hashed on the ring: a meta key with the {@code b} flag is decoded first. */
@@ -435,7 +435,7 @@ final class BalancingHandler implements RequestHandler {
                 && keys.size() == 1
                 && req.command() == Command.MG
                 && copyable(pr.resolution().forwardedFlags())) {
-            ReadTarget target = services.balancer.onRead(keys.get(0), chosen);
+            ReadTarget target = services.balancer().onRead(keys.get(0), chosen);
             if (target.shadow()) {
                 shadowMetaRead(pr, keys.get(0), target.backend(), reply);
             } else {
@@ -446,13 +446,15 @@ final class BalancingHandler implements RequestHandler {
         if (req.command() != Command.GET || keys.size() != 1) {
             int home = -1;
             for (String k : keys) {
-                home = services.balancer.onRead(k, false).backend();
+                home = services.balancer().onRead(k, false).backend();
             }
             passThrough.handle(pr, keys.size() == 1 ? timed(home, reply) : reply);
             return;
         }
         String key = keys.get(0);
-        ReadTarget target = chosen >= 0 ? services.balancer.onRead(key, chosen) : services.balancer.onRead(key, true);
+        ReadTarget target = chosen >= 0
+                ? services.balancer().onRead(key, chosen)
+                : services.balancer().onRead(key, true);
         if (!target.shadow()) {
             passThrough.handle(pr, timed(target.backend(), reply));
             return;
@@ -463,12 +465,12 @@ final class BalancingHandler implements RequestHandler {
     /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
     private void shadowRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
         fromShadow(pr, key, shadow, "v f", reply, b -> {
-            BalancingServices.HomeValue v = BalancingServices.parseMetaValue(b);
+            MetaValue v = MetaValue.parse(b);
             if (v.data == null) {
                 return null;
             }
-            services.stats.cmdGet.increment();
-            services.stats.getHits.increment();
+            services.stats().increment(ProxyStats.Counter.CMD_GET);
+            services.stats().increment(ProxyStats.Counter.GET_HITS);
             String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes() + "\r\n";
             CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
             out.addComponent(
@@ -497,7 +499,7 @@ final class BalancingHandler implements RequestHandler {
             if (!hit) {
                 return null;
             }
-            services.stats.cmdMeta.increment();
+            services.stats().increment(ProxyStats.Counter.META_REQUESTS);
             return b.retain();
         });
     }
@@ -533,8 +535,8 @@ final class BalancingHandler implements RequestHandler {
                                     fallback();
                                     return;
                                 }
-                                services.balancer.onCompletion(shadow, System.nanoTime() - start);
-                                services.shadowReads.increment();
+                                services.balancer().onCompletion(shadow, System.nanoTime() - start);
+                                services.countShadowRead();
                                 pr.request().release();
                                 reply.complete(out);
                             }
@@ -545,7 +547,7 @@ final class BalancingHandler implements RequestHandler {
                             }
 
                             private void fallback() {
-                                services.shadowFallbacks.increment();
+                                services.countShadowFallback();
                                 passThrough.handle(pr, reply);
                             }
                         }),
@@ -554,31 +556,32 @@ final class BalancingHandler implements RequestHandler {
 
     private void write(ProxyRequest pr, String key, ReplySink reply) {
         int stripe = BalancingServices.stripeOf(key);
-        services.inFlightWrites.incrementAndGet(stripe);
+        services.inFlightWrites().incrementAndGet(stripe);
         WriteTicket ticket;
-        synchronized (services.order) {
-            ticket = services.balancer.onWrite(key);
+        synchronized (services.order()) {
+            ticket = services.balancer().onWrite(key);
             if (ticket.shadows().length > 0) {
                 // Versioned; the stripe stays counted until the write is done, so that a copy for a replica set created
                 // after this one's lease ended cannot read the home before this write lands.
                 WriteTicket t = ticket;
-                services.loop.execute(() -> services.versionedWrite(
-                        pr,
-                        key,
-                        t.version(),
-                        t.home(),
-                        t.shadows(),
-                        loop,
-                        reply,
-                        () -> services.inFlightWrites.decrementAndGet(stripe)));
+                services.loop()
+                        .execute(() -> services.versionedWrite(
+                                pr,
+                                key,
+                                t.version(),
+                                t.home(),
+                                t.shadows(),
+                                loop,
+                                reply,
+                                () -> services.inFlightWrites().decrementAndGet(stripe)));
                 return;
             }
         }
         int home = ticket.home();
         long start = System.nanoTime();
         passThrough.handle(pr, ReplySink.after(reply, () -> {
-            services.inFlightWrites.decrementAndGet(stripe);
-            services.balancer.onCompletion(home, System.nanoTime() - start);
+            services.inFlightWrites().decrementAndGet(stripe);
+            services.balancer().onCompletion(home, System.nanoTime() - start);
         }));
     }
 
@@ -588,6 +591,6 @@ final class BalancingHandler implements RequestHandler {
             return reply;
         }
         long start = System.nanoTime();
-        return ReplySink.after(reply, () -> services.balancer.onCompletion(backend, System.nanoTime() - start));
+        return ReplySink.after(reply, () -> services.balancer().onCompletion(backend, System.nanoTime() - start));
     }
 }

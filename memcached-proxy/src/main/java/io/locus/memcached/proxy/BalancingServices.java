@@ -18,7 +18,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,42 +48,42 @@ final class BalancingServices implements AutoCloseable {
     static final int STRIPES = 1024;
     private static final long TICK_MILLIS = 20;
 
-    final BalanceConfig config;
-    final Balancer<String> balancer;
-    final ProxyStats stats;
+    private final BalanceConfig config;
+    private final Balancer<String> balancer;
+    private final ProxyStats stats;
     /** Held while a write takes its version and, for a replicated key, is handed to the replication thread. */
-    final Object order = new Object();
+    private final Object order = new Object();
     /** Writes in flight, by key stripe: a copy waits while one may not have reached the home. */
-    final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
+    private final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
 
     private final EventLoopGroup group;
-    final EventLoop loop;
+    private final EventLoop loop;
     private final BackendPool pool;
     private final PassThroughHandler homeWriter;
     private final ScheduledFuture<?> ticker;
     private volatile Balancer.EpochReport<String> last;
     /** Replication for availability, or null when {@code replication_factor} is 1. */
-    final AvailabilityReplication availability;
+    private final AvailabilityReplication availability;
 
-    final LongAdder shadowReads = new LongAdder();
-    final LongAdder shadowFallbacks = new LongAdder();
-    final LongAdder versionedWrites = new LongAdder();
-    final LongAdder shadowUpdateFailures = new LongAdder();
-    final LongAdder copies = new LongAdder();
-    final LongAdder copiesDropped = new LongAdder();
-    final LongAdder copiesDeferred = new LongAdder();
-    final LongAdder touches = new LongAdder();
-    final LongAdder touchMisses = new LongAdder();
+    private final LongAdder shadowReads = new LongAdder();
+    private final LongAdder shadowFallbacks = new LongAdder();
+    private final LongAdder versionedWrites = new LongAdder();
+    private final LongAdder shadowUpdateFailures = new LongAdder();
+    private final LongAdder copies = new LongAdder();
+    private final LongAdder copiesDropped = new LongAdder();
+    private final LongAdder copiesDeferred = new LongAdder();
+    private final LongAdder touches = new LongAdder();
+    private final LongAdder touchMisses = new LongAdder();
     /** Requests routed by a bucket's owner that are in flight, by bucket: a migration's copier waits for zero. */
-    final AtomicIntegerArray bucketInFlight;
+    private final AtomicIntegerArray bucketInFlight;
 
     private final List<java.net.InetSocketAddress> addresses = new ArrayList<>();
-    final LongAdder migrationsStarted = new LongAdder();
-    final LongAdder migrationsCopied = new LongAdder();
-    final LongAdder migratedKeys = new LongAdder();
-    final LongAdder migrationSkipped = new LongAdder();
-    final LongAdder migrationWrites = new LongAdder();
-    final LongAdder migrationFallbackReads = new LongAdder();
+    private final LongAdder migrationsStarted = new LongAdder();
+    private final LongAdder migrationsCopied = new LongAdder();
+    private final LongAdder migratedKeys = new LongAdder();
+    private final LongAdder migrationSkipped = new LongAdder();
+    private final LongAdder migrationWrites = new LongAdder();
+    private final LongAdder migrationFallbackReads = new LongAdder();
     /** Each backend's last {@code stats} memory reading, or null before the first (read by {@code stats lb}). */
     private final java.util.concurrent.atomic.AtomicReferenceArray<BackendMemory> memory;
 
@@ -92,14 +91,14 @@ final class BalancingServices implements AutoCloseable {
 
     /** The balancer of {@code config}, or null when {@code lb.enabled} is false and {@code replication_factor} 1. */
     static BalancingServices create(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
-        if (!config.bool("lb.enabled") && config.intValue("replication_factor") == 1) {
+        if (!config.balance().active()) {
             return null;
         }
         return new BalancingServices(config, ring, stats);
     }
 
     private BalancingServices(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
-        this.config = balanceConfig(config);
+        this.config = config.balance().tuning();
         this.stats = stats;
         List<VirtualBucketTable.RingServer> servers = new ArrayList<>();
         for (KetamaRing.Server s : ring.servers()) {
@@ -112,7 +111,7 @@ final class BalancingServices implements AutoCloseable {
             metadumpLocks[i] = new Object();
         }
         double[] capacity = new double[servers.size()];
-        java.util.Arrays.fill(capacity, config.doubleValue("lb.capacity"));
+        java.util.Arrays.fill(capacity, config.balance().capacity());
         this.balancer = new Balancer<>(
                 this.config,
                 table,
@@ -124,7 +123,7 @@ final class BalancingServices implements AutoCloseable {
         this.loop = group.next();
         this.pool = new BackendPool(config, ring, loop, stats);
         this.homeWriter = new PassThroughHandler(pool, stats, PooledByteBufAllocator.DEFAULT);
-        int copies = config.intValue("replication_factor");
+        int copies = config.balance().replicationFactor();
         if (copies > servers.size()) {
             throw new ConfigException("replication_factor: " + copies + " (expected: 1.." + servers.size()
                     + ", the number of backends in pool.servers)");
@@ -132,7 +131,7 @@ final class BalancingServices implements AutoCloseable {
         for (KetamaRing.Server s : ring.servers()) {
             addresses.add(new java.net.InetSocketAddress(s.host(), s.port()));
         }
-        this.availability = copies == 1 ? null : new AvailabilityReplication(table, copies, this, pool, addresses);
+        this.availability = copies == 1 ? null : new AvailabilityReplication(table, copies, loop, pool, addresses);
         if (availability == null) {
             balancer.setUp(b -> pool.backend(b).state().equals("up"));
         } else {
@@ -140,7 +139,7 @@ final class BalancingServices implements AutoCloseable {
         }
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         this.memory = new java.util.concurrent.atomic.AtomicReferenceArray<>(servers.size());
-        long pollMicros = config.longValue("lb.memory_poll");
+        long pollMicros = config.balance().memoryPollMicros();
         if (pollMicros > 0) {
             // A thread of its own: the reads block, and neither the event loops nor the replication thread may wait.
             this.memoryPoller = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
@@ -153,67 +152,53 @@ final class BalancingServices implements AutoCloseable {
                 "load balancer on: epoch {}, capacity {} ops/s per backend, replicas_max {}, phase 1 {}, "
                         + "replication_factor {}",
                 this.config.epoch(),
-                config.doubleValue("lb.capacity"),
+                config.balance().capacity(),
                 this.config.replicasMax(),
                 this.config.phase1Enabled() ? "on" : "off",
                 copies);
     }
 
-    /**
-     * The balancer's settings from the proxy configuration. Keys the proxy does not list keep {@link BalanceConfig}'s
-     * defaults; Phase 3 is refused until the proxy drives bucket migrations.
-     *
-     * @throws ConfigException naming the key and the value
-     */
-    static BalanceConfig balanceConfig(ProxyConfig config) {
-        Map<String, String> o = new LinkedHashMap<>();
-        o.put("lb.epoch", Math.max(1, config.longValue("lb.epoch") / 1000) + "ms");
-        for (String k : List.of(
-                "lb.persistence",
-                "lb.sample_rate",
-                "lb.hot_keys",
-                "lb.write_weight",
-                "lb.decay",
-                "lb.hot_rate_fraction",
-                "lb.hot_home_load",
-                "lb.replica_rate_fraction",
-                "lb.replicas_max",
-                "lb.repl_high",
-                "lb.lease_p1",
-                "lb.shadow_updates",
-                "lb.p2_rdev",
-                "lb.server_load_thresh",
-                "lb.imb_thresh",
-                "lb.max_iter",
-                "lb.cachelets_per_backend",
-                "lb.copy_rate")) {
-            o.put(k, String.valueOf(config.values().get(k)));
-        }
-        String phases = config.string("lb.phases").trim().toLowerCase(Locale.ROOT);
-        if (!config.bool("lb.enabled")) {
-            phases = "none"; // only replication for availability was asked for
-        } else if (config.intValue("replication_factor") > 1 && phases.contains("p1")) {
-            throw new ConfigException("lb.phases: \"" + config.string("lb.phases") + "\" with replication_factor "
-                    + config.intValue("replication_factor") + " (expected: none; Phase 1 shadows on top of availability"
-                    + " copies are not supported yet)");
-        }
-        if (config.intValue("replication_factor") > 1 && phases.contains("p3")) {
-            throw new ConfigException("lb.phases: \"" + config.string("lb.phases") + "\" with replication_factor "
-                    + config.intValue("replication_factor")
-                    + " (expected: none; bucket migration of availability copies is"
-                    + " not supported yet)");
-        }
-        o.put("lb.phases", phases.isEmpty() ? "none" : phases);
-        try {
-            return BalanceConfig.defaults().withOverrides(o);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage(), e);
-        }
+    Balancer<String> balancer() {
+        return balancer;
     }
 
-    /** The handler of one I/O thread: balancing in front of that thread's pass-through path. */
-    RequestHandler wrap(RequestHandler passThrough, BackendPool clientPool, EventLoop clientLoop) {
-        return new BalancingHandler(this, passThrough, clientPool, clientLoop);
+    ProxyStats stats() {
+        return stats;
+    }
+
+    /** Held while a write's version is taken and its order against copies fixed. */
+    Object order() {
+        return order;
+    }
+
+    AtomicIntegerArray inFlightWrites() {
+        return inFlightWrites;
+    }
+
+    /** The balancer's own thread: copies, shadow updates and migration writes run there. */
+    EventLoop loop() {
+        return loop;
+    }
+
+    /** The availability copies, or null with {@code replication_factor} 1. */
+    AvailabilityReplication availability() {
+        return availability;
+    }
+
+    AtomicIntegerArray bucketInFlight() {
+        return bucketInFlight;
+    }
+
+    void countShadowRead() {
+        shadowReads.increment();
+    }
+
+    void countShadowFallback() {
+        shadowFallbacks.increment();
+    }
+
+    void countMigrationFallbackRead() {
+        migrationFallbackReads.increment();
     }
 
     static int stripeOf(String key) {
@@ -222,11 +207,7 @@ final class BalancingServices implements AutoCloseable {
 
     /** The key a shadow backend stores a replica under, base64 for meta commands' {@code b} flag. */
     static String shadowKey(String key) {
-        return base64(ReplicaDirectory.SHADOW_PREFIX + key);
-    }
-
-    static String base64(String key) {
-        return Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.ISO_8859_1));
+        return MetaValue.base64(ReplicaDirectory.SHADOW_PREFIX + key);
     }
 
     /** Poller thread: every backend's {@code bytes} and {@code limit_maxbytes}, handed to the balancer's thread. */
@@ -395,12 +376,12 @@ final class BalancingServices implements AutoCloseable {
         });
     }
 
-    private void updateShadow(String key, int shadow, long version, HomeValue value) {
+    private void updateShadow(String key, int shadow, long version, MetaValue value) {
         updateShadow(key, shadow, version, value, () -> {});
     }
 
     /** Makes the shadow hold {@code value} (or nothing), then records the version it acknowledged. */
-    private void updateShadow(String key, int shadow, long version, HomeValue value, Runnable then) {
+    private void updateShadow(String key, int shadow, long version, MetaValue value, Runnable then) {
         String line;
         ByteBuf data = null;
         if (value.failed) {
@@ -447,68 +428,18 @@ final class BalancingServices implements AutoCloseable {
         return itemTtl > 0 ? Math.min(lease, itemTtl) : lease;
     }
 
-    /** An item read at the home: data (null for a miss), flags, TTL (-1 none), or failed. */
-    static final class HomeValue {
-        final ByteBuf data;
-        final String flags;
-        final long ttl;
-        final boolean failed;
-
-        HomeValue(ByteBuf data, String flags, long ttl, boolean failed) {
-            this.data = data;
-            this.flags = flags;
-            this.ttl = ttl;
-            this.failed = failed;
-        }
-
-        HomeValue retainedDuplicate() {
-            return new HomeValue(data == null ? null : data.retainedDuplicate(), flags, ttl, failed);
-        }
-
-        void release() {
-            if (data != null && data.refCnt() > 0) {
-                data.release();
-            }
-        }
-    }
-
-    private void readHome(int home, String key, Consumer<HomeValue> then) {
-        send(home, ReplyFormat.META, "mg " + base64(key) + " b v f t\r\n", null, r -> {
+    private void readHome(int home, String key, Consumer<MetaValue> then) {
+        send(home, ReplyFormat.META, "mg " + MetaValue.base64(key) + " b v f t\r\n", null, r -> {
             if (r == null) {
-                then.accept(new HomeValue(null, "0", -1, true));
+                then.accept(MetaValue.FAILED);
                 return;
             }
             try {
-                then.accept(parseMetaValue(r.bytes()));
+                then.accept(MetaValue.parse(r.bytes()));
             } finally {
                 r.release();
             }
         });
-    }
-
-    /** Parses {@code VA <n> f<flags> t<ttl>} + data, {@code EN}, or anything else as a failure. */
-    static HomeValue parseMetaValue(ByteBuf b) {
-        int start = b.readerIndex();
-        int eol = b.indexOf(start, b.writerIndex(), (byte) '\r');
-        String head = b.toString(start, Math.max(0, eol - start), StandardCharsets.ISO_8859_1);
-        if (head.equals("EN")) {
-            return new HomeValue(null, "0", -1, false);
-        }
-        if (!head.startsWith("VA ")) {
-            return new HomeValue(null, "0", -1, true);
-        }
-        String[] t = head.split(" ");
-        int len = Integer.parseInt(t[1]);
-        String flags = "0";
-        long ttl = -1;
-        for (int i = 2; i < t.length; i++) {
-            if (t[i].startsWith("f")) {
-                flags = t[i].substring(1);
-            } else if (t[i].startsWith("t")) {
-                ttl = Long.parseLong(t[i].substring(1));
-            }
-        }
-        return new HomeValue(b.retainedSlice(eol + 2, len), flags, ttl, false);
     }
 
     private static boolean startsWith(ByteBuf b, String prefix) {
@@ -692,7 +623,7 @@ final class BalancingServices implements AutoCloseable {
             done.run();
             return;
         }
-        String b64 = base64(key);
+        String b64 = MetaValue.base64(key);
         readHome(m.source(), key, v -> {
             if (v.failed || v.data == null || !m.mayCopyForward(key)) {
                 v.release();
@@ -748,12 +679,17 @@ final class BalancingServices implements AutoCloseable {
                             clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
                             return;
                         }
-                        send(route.invalidateAt(), ReplyFormat.META, "md " + base64(key) + " b\r\n", null, x -> {
-                            if (x != null) {
-                                x.release();
-                            }
-                            clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
-                        });
+                        send(
+                                route.invalidateAt(),
+                                ReplyFormat.META,
+                                "md " + MetaValue.base64(key) + " b\r\n",
+                                null,
+                                x -> {
+                                    if (x != null) {
+                                        x.release();
+                                    }
+                                    clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
+                                });
                     }
 
                     @Override
@@ -772,7 +708,7 @@ final class BalancingServices implements AutoCloseable {
                 apply.run();
                 return;
             }
-            String line = "ms " + base64(key) + " " + v.data.readableBytes() + " b F" + v.flags + " T"
+            String line = "ms " + MetaValue.base64(key) + " " + v.data.readableBytes() + " b F" + v.flags + " T"
                     + Math.max(0, v.ttl) + " ME\r\n";
             // Not awaited: the command that follows on the same connection sees its effect.
             send(route.applyAt(), ReplyFormat.META, line, v.data, r -> {

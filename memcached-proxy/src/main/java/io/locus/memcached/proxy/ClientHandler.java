@@ -4,6 +4,8 @@ import io.locus.memcached.config.Listener;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.RequestError;
+import io.locus.memcached.stats.StatsGroups;
+import io.locus.memcached.stats.StatsTable;
 import io.locus.memcached.tenant.AuthFile;
 import io.locus.memcached.tenant.Deadline;
 import io.locus.memcached.tenant.HintException;
@@ -60,11 +62,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             long replyBudgetBytes,
             java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
             java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools,
-            java.util.function.Supplier<Map<String, String>> extraStats) {
+            StatsTable table) {
         /** The default of {@code limits.reply_budget}. */
         static final long DEFAULT_REPLY_BUDGET = 4L << 20;
 
-        /** A fixed resolver, the default reply budget and no extra {@code stats} lines. */
+        /** A fixed resolver, the default reply budget and only the general {@code stats} lines. */
         Shared(
                 TenantResolver resolver,
                 AuthFile auth,
@@ -84,7 +86,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                     DEFAULT_REPLY_BUDGET,
                     handlers,
                     pools,
-                    Map::of);
+                    ProxyStats.table(stats, version, threads));
         }
     }
 
@@ -117,15 +119,15 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.handler = shared.handlers().apply(ctx.channel().eventLoop());
-        shared.stats().currConnections.increment();
-        shared.stats().totalConnections.increment();
+        shared.stats().increment(ProxyStats.Counter.CURR_CONNECTIONS);
+        shared.stats().increment(ProxyStats.Counter.TOTAL_CONNECTIONS);
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
-        shared.stats().currConnections.decrement();
+        shared.stats().decrement(ProxyStats.Counter.CURR_CONNECTIONS);
         for (Slot s : slots) {
             s.discard();
         }
@@ -223,7 +225,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         Slot slot = new Slot();
         slots.add(slot);
         if (msg instanceof RequestError e) {
-            shared.stats().clientErrors.increment();
+            shared.stats().increment(ProxyStats.Counter.CLIENT_ERRORS);
             slot.close = e.closeConnection();
             if (e.suppressed()) {
                 slot.completeSilently();
@@ -236,7 +238,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(MemcachedRequest req, Slot slot) {
-        shared.stats().requests.increment();
+        shared.stats().increment(ProxyStats.Counter.REQUESTS);
         if (shared.auth() != null && session.user() == null && req.command() != Command.QUIT) {
             authenticate(req, slot);
             return;
@@ -253,7 +255,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         try {
             resolution = shared.resolver().get().resolve(session, req.key(), metaFlags(req));
         } catch (HintException e) {
-            shared.stats().tenantRejects.increment();
+            shared.stats().increment(ProxyStats.Counter.TENANT_REJECTS);
             LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());
             req.release();
             slot.completeLine(e.replyLine());
@@ -261,8 +263,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         }
         if (req.command().isMeta()) {
             shared.stats()
-                    .hintsStripped
-                    .add(metaFlags(req).size() - resolution.forwardedFlags().size());
+                    .add(
+                            ProxyStats.Counter.HINT_TOKENS_STRIPPED,
+                            metaFlags(req).size() - resolution.forwardedFlags().size());
         }
         handler.handle(new ProxyRequest(req, resolution, System.nanoTime(), connectionId), slot);
     }
@@ -290,7 +293,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 session.authenticated(userPass[0]);
                 slot.completeLine("STORED");
             } else {
-                shared.stats().authFailures.increment();
+                shared.stats().increment(ProxyStats.Counter.AUTH_FAILURES);
                 slot.completeLine("CLIENT_ERROR authentication failure");
             }
         } finally {
@@ -322,21 +325,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private ByteBuf stats(List<String> args) {
         StringBuilder sb = new StringBuilder();
         if (args.isEmpty()) {
-            for (Map.Entry<String, String> e :
-                    shared.stats().snapshot(shared.version(), shared.threads()).entrySet()) {
-                sb.append("STAT ")
-                        .append(e.getKey())
-                        .append(' ')
-                        .append(e.getValue())
-                        .append("\r\n");
-            }
-            for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
-                sb.append("STAT ")
-                        .append(e.getKey())
-                        .append(' ')
-                        .append(e.getValue())
-                        .append("\r\n");
-            }
+            appendLines(sb, shared.table().all());
         } else if (args.equals(List.of("backends"))) {
             BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
             for (int i = 0; i < pool.size(); i++) {
@@ -355,17 +344,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 schedulerLines(sb, i);
             }
         } else if (args.equals(List.of("tenants"))) {
-            StatsGroups.tenants(shared.extraStats().get())
-                    .forEach((k, v) ->
-                            sb.append("STAT ").append(k).append(' ').append(v).append("\r\n"));
+            appendLines(sb, StatsGroups.tenants(shared.table().group(StatsTable.DEADLINE)));
         } else if (args.equals(List.of("deadline"))) {
             if (handler instanceof DeadlineHandler) {
-                StatsGroups.deadline(shared.extraStats().get())
-                        .forEach((k, v) -> sb.append("STAT ")
-                                .append(k)
-                                .append(' ')
-                                .append(v)
-                                .append("\r\n"));
+                appendLines(sb, StatsGroups.deadline(shared.table().group(StatsTable.DEADLINE)));
                 BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
                 for (int i = 0; i < pool.size(); i++) {
                     schedulerLines(sb, i);
@@ -373,21 +355,18 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             } else {
                 sb.append("STAT mode pass_through\r\n");
             }
-        } else if (args.equals(List.of("lb"))) { // the balancer's lines alone
-            for (Map.Entry<String, String> e : shared.extraStats().get().entrySet()) {
-                if (e.getKey().startsWith("lb:")) {
-                    sb.append("STAT ")
-                            .append(e.getKey())
-                            .append(' ')
-                            .append(e.getValue())
-                            .append("\r\n");
-                }
-            }
+        } else if (args.equals(List.of("lb"))) {
+            appendLines(sb, shared.table().group(StatsTable.LB));
         } else {
             return line("ERROR");
         }
         sb.append("END\r\n");
         return ctx.alloc().buffer(sb.length()).writeBytes(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private static void appendLines(StringBuilder sb, Map<String, String> lines) {
+        lines.forEach(
+                (k, v) -> sb.append("STAT ").append(k).append(' ').append(v).append("\r\n"));
     }
 
     /** This I/O thread's scheduler of backend {@code i}, if the deadline path runs. */

@@ -59,6 +59,11 @@ final class DeadlineHandler implements RequestHandler {
     private int sweepAt = 4096;
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
 
+    /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
+    public static RequestHandler.Factory factory(DeadlineServices services) {
+        return backends -> new DeadlineHandler(backends, services);
+    }
+
     DeadlineHandler(RequestHandler backends, DeadlineServices services) {
         this.backends = backends;
         this.services = services;
@@ -366,8 +371,8 @@ final class DeadlineHandler implements RequestHandler {
         }
         boolean meta = pr.request().command().isMeta();
         boolean quiet = pr.request().quiet();
-        submit(pr, backend, routed, ticketRequest(pr, kind, backend), target, sink.counters, false, (reason, est) -> {
-            sink.rejected = true;
+        submit(pr, backend, routed, ticketRequest(pr, kind, backend), target, sink.counters(), false, (reason, est) -> {
+            sink.markRejected(true);
             if (meta) {
                 if (services.metaRejectAsError()
                         || reason == RejectReason.TENANT_QUOTA
@@ -408,7 +413,7 @@ final class DeadlineHandler implements RequestHandler {
             // DLC alone: in arrival order straight to the backend connection, nothing refused, nothing reordered.
             backends.handle(pr, target);
             if (internal) {
-                stats.cmdMeta.decrement(); // a fill is not a client's meta request
+                stats.decrement(ProxyStats.Counter.META_REQUESTS); // a fill is not a client's meta request
             }
             return;
         }
@@ -525,7 +530,7 @@ final class DeadlineHandler implements RequestHandler {
                 backends.handle(pr, done);
             }
             if (internal) {
-                stats.cmdMeta.decrement(); // a fill is not a client's meta request
+                stats.decrement(ProxyStats.Counter.META_REQUESTS); // a fill is not a client's meta request
             }
             dequeued(); // after the write above: what waited for this connection's queue must follow it
         }
@@ -538,35 +543,6 @@ final class DeadlineHandler implements RequestHandler {
             refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
         }
     }
-
-    /**
-     * A fill on its way to the backend, which later misses of the same key may wait for instead of sending their own
-     * (single-flight, DEADLINES.md, "In the proxy"): under Zipf a hot key's misses arrive together, and each extra fill
-     * is a backend request that admission must also find room for.
-     */
-    private static final class FillInFlight {
-        final long version;
-        /** Absolute deadline of the fill's ticket (nanoTime), or {@link Long#MAX_VALUE} for a best-effort fill. */
-        final long deadlineNanos;
-
-        final List<FillWaiter> waiters = new ArrayList<>(2);
-
-        FillInFlight(long version, long deadlineNanos) {
-            this.version = version;
-            this.deadlineNanos = deadlineNanos;
-        }
-
-        /**
-         * Whether a miss with deadline {@code deadlineNanos} may wait for this fill: only if the fill is due no later,
-         * so EDF serves it at least as early as the waiter's own fill, and admission already judged the earlier deadline.
-         */
-        boolean dueNoLaterThan(long deadlineNanos) {
-            return deadlineNanos == Long.MAX_VALUE
-                    || (this.deadlineNanos != Long.MAX_VALUE && this.deadlineNanos - deadlineNanos <= 0);
-        }
-    }
-
-    private record FillWaiter(ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {}
 
     /** Fills in flight on this I/O thread, by key. */
     private final Map<String, FillInFlight> fills = new java.util.HashMap<>();
@@ -587,8 +563,8 @@ final class DeadlineHandler implements RequestHandler {
         Deadline d = r.deadline();
         long mine = d.bestEffort() ? Long.MAX_VALUE : origin.arrivalNanos() + d.micros() * 1000;
         FillInFlight running = fills.get(key);
-        if (running != null && running.version == version && running.dueNoLaterThan(mine)) {
-            running.waiters.add(new FillWaiter(origin, counters, done));
+        if (running != null && running.version() == version && running.dueNoLaterThan(mine)) {
+            running.waitFor(new FillInFlight.Waiter(origin, counters, done));
             services.fillsCoalesced().increment();
             return;
         }
@@ -600,7 +576,7 @@ final class DeadlineHandler implements RequestHandler {
         int backend = copies == null ? services.ring().serverFor(k) : readBackend(fr, copies);
         TicketRequest tr = ticketRequest(fr, TicketRequest.Kind.READ, backend);
         FillInFlight self = new FillInFlight(version, fillDeadline(d, tr));
-        if (running == null || running.version != version || !running.dueNoLaterThan(self.deadlineNanos)) {
+        if (running == null || running.version() != version || !running.dueNoLaterThan(self.deadlineNanos())) {
             fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
         }
         Consumer<FillResult> finish = result -> {
@@ -608,7 +584,7 @@ final class DeadlineHandler implements RequestHandler {
                 fills.remove(key);
             }
             done.accept(result);
-            for (FillWaiter w : self.waiters) {
+            for (FillInFlight.Waiter w : self.waiters()) {
                 if (result.refusal() != null) {
                     // Refused or dropped for the fill's deadline; a waiter's own later deadline deserves its own
                     // decision.
@@ -672,18 +648,18 @@ final class DeadlineHandler implements RequestHandler {
     }
 
     private void metaGet(ProxyRequest pr, MeteredSink sink, MetaGetFlags flags) {
-        stats.cmdMeta.increment();
+        stats.increment(ProxyStats.Counter.META_REQUESTS);
         String key = pr.request().key();
         pr.request().release();
         CachedItem item = cache.get(
                 LocalCache.bytes(key), cacheDeadline(pr), pr.resolution().tenant());
         if (item != null) {
-            sink.counters.hits.increment();
+            sink.counters().hits.increment();
             sink.complete(metaHit(flags, key, item.clientFlags(), item.value()));
             return;
         }
-        sink.counters.misses.increment();
-        fill(key, pr, sink.counters, r -> {
+        sink.counters().misses.increment();
+        fill(key, pr, sink.counters(), r -> {
             if (r.hit()) {
                 sink.complete(metaHit(flags, key, r.clientFlags(), r.value()));
             } else if (r.failure() != null) {
@@ -692,10 +668,10 @@ final class DeadlineHandler implements RequestHandler {
                     && (services.metaRejectAsError()
                             || r.refusal() == RejectReason.TENANT_QUOTA
                             || r.refusal() == RejectReason.DEADLINE_EXCEEDED)) {
-                sink.rejected = true;
+                sink.markRejected(true);
                 sink.completeLine("SERVER_ERROR " + r.refusal().serverErrorText(r.estimateMicros()));
             } else {
-                sink.rejected = r.refusal() != null;
+                sink.markRejected(r.refusal() != null);
                 if (flags.quiet) {
                     sink.completeSilently();
                 } else {
@@ -713,7 +689,7 @@ final class DeadlineHandler implements RequestHandler {
     private void classicGet(ProxyRequest pr, MeteredSink sink) {
         List<String> keys = pr.request().keys();
         pr.request().release();
-        stats.cmdGet.add(keys.size());
+        stats.add(ProxyStats.Counter.CMD_GET, keys.size());
         ClassicGet g = new ClassicGet(keys, sink);
         long deadline = cacheDeadline(pr);
         for (int i = 0; i < keys.size(); i++) {
@@ -722,9 +698,9 @@ final class DeadlineHandler implements RequestHandler {
             if (item != null) {
                 g.values[i] = item.value();
                 g.flags[i] = item.clientFlags();
-                sink.counters.hits.increment();
+                sink.counters().hits.increment();
             } else {
-                sink.counters.misses.increment();
+                sink.counters().misses.increment();
                 g.missing.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
             }
         }
@@ -734,7 +710,7 @@ final class DeadlineHandler implements RequestHandler {
             return;
         }
         for (Map.Entry<String, List<Integer>> e : new ArrayList<>(g.missing.entrySet())) {
-            fill(e.getKey(), pr, sink.counters, r -> g.arrived(e.getValue(), r));
+            fill(e.getKey(), pr, sink.counters(), r -> g.arrived(e.getValue(), r));
         }
     }
 
@@ -779,7 +755,7 @@ final class DeadlineHandler implements RequestHandler {
                 return;
             }
             if (refusal != null) {
-                sink.rejected = true;
+                sink.markRejected(true);
                 if (services.classicRejectAsError()
                         && refusal.refusal() != RejectReason.DEADLINE_EXCEEDED
                         && refusal.refusal() != RejectReason.TENANT_QUOTA) {
@@ -793,56 +769,9 @@ final class DeadlineHandler implements RequestHandler {
                     hits++;
                 }
             }
-            stats.getHits.add(hits);
-            stats.getMisses.add(keys.size() - hits);
+            stats.add(ProxyStats.Counter.GET_HITS, hits);
+            stats.add(ProxyStats.Counter.GET_MISSES, keys.size() - hits);
             sink.complete(ReplyWriter.values(alloc, keys, values, flags));
-        }
-    }
-
-    /** The client's sink, recording latency and met/missed per tenant when the reply is complete. */
-    private static final class MeteredSink implements ReplySink {
-        final ReplySink inner;
-        final TenantMetrics.Counters counters;
-        final long arrivalNanos;
-        final long hardDeadlineNanos;
-        boolean rejected;
-
-        MeteredSink(ReplySink inner, TenantMetrics.Counters counters, ProxyRequest pr, long hardDeadlineNanos) {
-            this.inner = inner;
-            this.counters = counters;
-            this.arrivalNanos = pr.arrivalNanos();
-            this.hardDeadlineNanos = hardDeadlineNanos;
-        }
-
-        private void record() {
-            long elapsed = System.nanoTime() - arrivalNanos;
-            counters.requests.increment();
-            counters.latency.record(elapsed / 1000);
-            if (hardDeadlineNanos > 0 && !rejected) {
-                if (elapsed <= hardDeadlineNanos) {
-                    counters.met.increment();
-                } else {
-                    counters.missed.increment();
-                }
-            }
-        }
-
-        @Override
-        public void complete(ByteBuf reply) {
-            record();
-            inner.complete(reply);
-        }
-
-        @Override
-        public void completeLine(String line) {
-            record();
-            inner.completeLine(line);
-        }
-
-        @Override
-        public void completeSilently() {
-            record();
-            inner.completeSilently();
         }
     }
 }

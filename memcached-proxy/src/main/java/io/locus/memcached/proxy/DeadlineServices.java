@@ -4,6 +4,8 @@ import io.locus.memcached.cache.ClassPolicy;
 import io.locus.memcached.cache.DeadlineCache;
 import io.locus.memcached.cache.DeadlineCacheConfig;
 import io.locus.memcached.config.ConfigException;
+import io.locus.memcached.config.DeadlineSection;
+import io.locus.memcached.config.LocalCacheSection;
 import io.locus.memcached.config.ProxyConfig;
 import io.locus.memcached.schedule.SchedulerConfig;
 import io.locus.memcached.schedule.ServiceLevel;
@@ -20,7 +22,7 @@ import java.util.Map;
 /**
  * What the deadline path shares across I/O threads: the in-proxy cache (null with {@code local.mode: off}), the
  * scheduler settings, the tenants' service levels and the per-tenant metrics. Each I/O thread builds its own
- * {@link DeadlineHandler} (with one scheduler per backend) through {@link #factory()}.
+ * {@link DeadlineHandler} (with one scheduler per backend) through {@link DeadlineHandler#factory}.
  *
  * <p>Thread-safe.
  */
@@ -44,18 +46,19 @@ public final class DeadlineServices {
     DeadlineServices(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
         this.ring = ring;
         this.stats = stats;
-        this.nominalMicros = config.longValue("be.nominal_deadline");
-        this.classicRejectAsError = config.string("classic.reject_mode").equals("error");
-        this.metaRejectAsError = config.string("meta.reject_mode").equals("error");
-        this.scheduling = config.bool("sched.enabled");
+        DeadlineSection d = config.deadline();
+        this.nominalMicros = d.nominalMicros();
+        this.classicRejectAsError = d.classicRejectAsError();
+        this.metaRejectAsError = d.metaRejectAsError();
+        this.scheduling = d.scheduling();
         try {
             this.schedulerConfig = new SchedulerConfig(
-                    config.intValue("sched.window"),
-                    config.intValue("sched.max_demotions"),
-                    config.intValue("sched.max_queue"),
-                    Duration.ofNanos(config.longValue("admission.guard") * 1000),
-                    config.doubleValue("admission.target_miss"),
-                    config.doubleValue("admission.quantile"),
+                    d.window(),
+                    d.maxDemotions(),
+                    d.maxQueue(),
+                    Duration.ofNanos(d.admissionGuardMicros() * 1000),
+                    d.targetMiss(),
+                    d.quantile(),
                     0.5,
                     4.0,
                     0.2,
@@ -83,34 +86,27 @@ public final class DeadlineServices {
     }
 
     private static LocalCache buildCache(ProxyConfig config) {
-        long capacity = config.longValue("local.capacity_bytes");
-        long maxItem = config.longValue("local.max_item_size");
-        if (config.string("local.mode").equals("off") || capacity == 0 || maxItem == 0) {
+        LocalCacheSection l = config.localCache();
+        if (!l.enabled()) {
             return null;
         }
         Map<String, Integer> weights = new HashMap<>();
         for (TenantSpec t : config.tenants()) {
             weights.put(t.id(), t.weight());
         }
-        boolean fairness = config.bool("fairness.enabled");
         DeadlineCacheConfig c = new DeadlineCacheConfig(
-                capacity,
-                config.intValue("io_threads"),
-                Duration.ofNanos(config.longValue("dlc.base") * 1000),
-                config.intValue("dlc.factor"),
-                config.intValue("dlc.queues"),
-                ClassPolicy.valueOf(config.string("dlc.class_policy")),
-                fairness,
-                fairness && config.bool("fairness.hard_over_quota"),
+                l.capacityBytes(),
+                config.server().ioThreads(),
+                Duration.ofNanos(l.baseMicros() * 1000),
+                l.factor(),
+                l.queues(),
+                ClassPolicy.valueOf(l.classPolicy()),
+                l.fairness(),
+                l.hardOverQuota(),
                 16,
                 weights,
-                (int) Math.min(Integer.MAX_VALUE, maxItem));
-        return new LocalCache(new DeadlineCache(c, System::nanoTime), config.longValue("local.max_ttl") * 1000);
-    }
-
-    /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
-    public RequestHandler.Factory factory() {
-        return backends -> new DeadlineHandler(backends, this);
+                (int) Math.min(Integer.MAX_VALUE, l.maxItemBytes()));
+        return new LocalCache(new DeadlineCache(c, System::nanoTime), l.maxTtlMicros() * 1000);
     }
 
     LocalCache cache() {

@@ -47,7 +47,7 @@ public final class PassThroughHandler implements RequestHandler {
                 case RETRIEVAL -> retrieve(req, reply, pr.connectionId());
                 case BROADCAST -> broadcast(req, reply, pr.connectionId());
                 case META -> {
-                    stats.cmdMeta.increment();
+                    stats.increment(ProxyStats.Counter.META_REQUESTS);
                     List<String> args = new ArrayList<>();
                     args.add(req.key());
                     if (req.command() == Command.MS) {
@@ -66,9 +66,9 @@ public final class PassThroughHandler implements RequestHandler {
                 }
                 default -> {
                     if (req.command().family() == Command.Family.STORAGE) {
-                        stats.cmdSet.increment();
+                        stats.increment(ProxyStats.Counter.CMD_SET);
                     } else if (req.command() == Command.TOUCH) {
-                        stats.cmdTouch.increment();
+                        stats.increment(ProxyStats.Counter.CMD_TOUCH);
                     }
                     forward(
                             pool.indexFor(req.key()),
@@ -128,7 +128,7 @@ public final class PassThroughHandler implements RequestHandler {
 
     private void retrieve(MemcachedRequest req, ReplySink reply, long affinity) {
         List<String> keys = req.keys();
-        stats.cmdGet.add(keys.size());
+        stats.add(ProxyStats.Counter.CMD_GET, keys.size());
         if (keys.isEmpty()) { // gat <exptime> with no key: memcached answers END
             reply.complete(alloc.buffer(END.length).writeBytes(END));
             return;
@@ -290,12 +290,12 @@ public final class PassThroughHandler implements RequestHandler {
     }
 
     private void countHits(int keys, int hits) {
-        stats.getHits.add(hits);
-        stats.getMisses.add(keys - hits);
+        stats.add(ProxyStats.Counter.GET_HITS, hits);
+        stats.add(ProxyStats.Counter.GET_MISSES, keys - hits);
     }
 
     private void broadcast(MemcachedRequest req, ReplySink reply, long affinity) {
-        stats.cmdFlush.increment();
+        stats.increment(ProxyStats.Counter.CMD_FLUSH);
         int n = pool.size();
         ByteBuf[] first = new ByteBuf[1];
         String[] error = new String[1];

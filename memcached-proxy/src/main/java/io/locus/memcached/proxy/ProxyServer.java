@@ -3,8 +3,11 @@ package io.locus.memcached.proxy;
 import io.locus.memcached.config.ConfigException;
 import io.locus.memcached.config.Listener;
 import io.locus.memcached.config.ProxyConfig;
+import io.locus.memcached.config.ServerSection;
 import io.locus.memcached.protocol.MemcachedRequestDecoder;
 import io.locus.memcached.protocol.ProtocolLimits;
+import io.locus.memcached.stats.PrometheusEndpoint;
+import io.locus.memcached.stats.StatsTable;
 import io.locus.memcached.tenant.AuthFile;
 import io.locus.memcached.tenant.TenantResolver;
 import io.netty.bootstrap.ServerBootstrap;
@@ -69,9 +72,9 @@ public final class ProxyServer implements AutoCloseable {
     public ProxyServer(ProxyConfig config) {
         this.config = config;
         this.ring = BackendPool.ringFor(config);
-        boolean passThrough = config.string("mode").equals("pass_through");
+        boolean passThrough = config.server().mode() == ServerSection.Mode.PASS_THROUGH;
         this.deadlines = passThrough ? null : new DeadlineServices(config, ring, stats);
-        this.handlerFactory = passThrough ? RequestHandler.Factory.PASS_THROUGH : deadlines.factory();
+        this.handlerFactory = passThrough ? RequestHandler.Factory.PASS_THROUGH : DeadlineHandler.factory(deadlines);
     }
 
     /** A proxy whose per-thread handlers {@code handlerFactory} builds around the pass-through path (no cache). */
@@ -91,8 +94,8 @@ public final class ProxyServer implements AutoCloseable {
      */
     public List<InetSocketAddress> start() {
         AuthFile auth = null;
-        if (config.bool("auth.enabled")) {
-            Path file = Path.of(config.string("auth.file"));
+        if (config.server().authEnabled()) {
+            Path file = Path.of(config.server().authFile());
             try {
                 auth = AuthFile.read(file);
             } catch (IOException | IllegalArgumentException e) {
@@ -101,21 +104,29 @@ public final class ProxyServer implements AutoCloseable {
         }
         resolver.set(new TenantResolver(config.tenantPolicy()));
         balancing = BalancingServices.create(config, ring, stats);
-        int threads = config.intValue("io_threads");
+        StatsTable table = ProxyStats.table(
+                stats, config.server().version(), config.server().ioThreads());
+        if (deadlines != null) {
+            table.add(StatsTable.DEADLINE, deadlines::statsLines);
+        }
+        if (balancing != null) {
+            table.add(StatsTable.LB, balancing::statsLines);
+        }
+        int threads = config.server().ioThreads();
         boss = Transport.group(1, new DefaultThreadFactory("locus-accept", true));
         workers = Transport.group(threads, new DefaultThreadFactory("locus-io", true));
         ClientHandler.Shared shared = new ClientHandler.Shared(
                 resolver::get,
                 auth,
                 stats,
-                config.string("version"),
+                config.server().version(),
                 threads,
-                config.intValue("limits.max_pipeline"),
-                config.longValue("limits.reply_budget"),
+                config.limits().maxPipeline(),
+                config.limits().replyBudgetBytes(),
                 this::handlerFor,
                 this::poolFor,
-                this::deadlineStats);
-        ProtocolLimits limits = config.protocolLimits();
+                table);
+        ProtocolLimits limits = config.limits().protocol();
         List<InetSocketAddress> bound = new ArrayList<>();
         for (Listener l : config.listeners()) {
             ServerBootstrap b = Transport.levelTriggeredChildren(new ServerBootstrap())
@@ -149,10 +160,10 @@ public final class ProxyServer implements AutoCloseable {
                 throw new IllegalStateException("cannot listen on " + l.host() + ":" + l.port() + ": " + e, e);
             }
         }
-        int metricsPort = config.intValue("metrics.prometheus_port");
+        int metricsPort = config.server().prometheusPort();
         if (metricsPort > 0) {
             try {
-                prometheus = new PrometheusEndpoint(config.listeners().get(0).host(), metricsPort, this::allStats);
+                prometheus = new PrometheusEndpoint(config.listeners().get(0).host(), metricsPort, table::all);
             } catch (IllegalStateException e) {
                 close();
                 throw e;
@@ -193,7 +204,7 @@ public final class ProxyServer implements AutoCloseable {
      */
     public void reloadTenants(ProxyConfig fresh) {
         resolver.set(new TenantResolver(fresh.tenantPolicy()));
-        if (!fresh.values().equals(config.values()) || !fresh.servers().equals(config.servers())) {
+        if (!fresh.sameExceptTenants(config)) {
             LOG.warn("configuration reload: only tenants, deadline rules and hints were applied; other changes need a"
                     + " restart");
         }
@@ -203,22 +214,6 @@ public final class ProxyServer implements AutoCloseable {
                 fresh.deadlineRules().size());
     }
 
-    private Map<String, String> deadlineStats() {
-        if (balancing == null) {
-            return deadlines == null ? Map.of() : deadlines.statsLines();
-        }
-        Map<String, String> m = new java.util.LinkedHashMap<>(deadlines == null ? Map.of() : deadlines.statsLines());
-        m.putAll(balancing.statsLines());
-        return m;
-    }
-
-    private Map<String, String> allStats() {
-        Map<String, String> all =
-                new java.util.LinkedHashMap<>(stats.snapshot(config.string("version"), config.intValue("io_threads")));
-        all.putAll(deadlineStats());
-        return all;
-    }
-
     private BackendPool poolFor(EventLoop loop) {
         return pools.computeIfAbsent(loop, l -> new BackendPool(config, ring, l, stats));
     }
@@ -226,7 +221,8 @@ public final class ProxyServer implements AutoCloseable {
     private RequestHandler handlerFor(EventLoop loop) {
         return handlers.computeIfAbsent(loop, l -> {
             RequestHandler base = new PassThroughHandler(poolFor(l), stats, PooledByteBufAllocator.DEFAULT);
-            return handlerFactory.create(balancing == null ? base : balancing.wrap(base, poolFor(l), l));
+            return handlerFactory.create(
+                    balancing == null ? base : new BalancingHandler(balancing, base, poolFor(l), l));
         });
     }
 

@@ -1,5 +1,6 @@
 package io.locus.memcached.proxy;
 
+import io.locus.memcached.stats.StatsTable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -9,27 +10,75 @@ import java.util.concurrent.atomic.LongAdder;
  * Thread-safe; every counter only grows except {@code curr_connections}.
  */
 public final class ProxyStats {
-    private final long startMillis = System.currentTimeMillis();
-    final LongAdder currConnections = new LongAdder();
-    final LongAdder totalConnections = new LongAdder();
-    final LongAdder cmdGet = new LongAdder();
-    final LongAdder getHits = new LongAdder();
-    final LongAdder getMisses = new LongAdder();
-    final LongAdder cmdSet = new LongAdder();
-    final LongAdder cmdTouch = new LongAdder();
-    final LongAdder cmdFlush = new LongAdder();
-    final LongAdder cmdMeta = new LongAdder();
-    final LongAdder requests = new LongAdder();
-    final LongAdder clientErrors = new LongAdder();
-    final LongAdder backendRequests = new LongAdder();
-    final LongAdder backendFailures = new LongAdder();
-    final LongAdder backendTimeouts = new LongAdder();
-    final LongAdder backendConnects = new LongAdder();
-    final LongAdder hintsStripped = new LongAdder();
-    final LongAdder tenantRejects = new LongAdder();
-    final LongAdder authFailures = new LongAdder();
+    /** Every counter, with its {@code stats} name, in the order {@code stats} lists them. */
+    public enum Counter {
+        CURR_CONNECTIONS("curr_connections"),
+        TOTAL_CONNECTIONS("total_connections"),
+        CMD_GET("cmd_get"),
+        CMD_SET("cmd_set"),
+        CMD_FLUSH("cmd_flush"),
+        CMD_TOUCH("cmd_touch"),
+        GET_HITS("get_hits"),
+        GET_MISSES("get_misses"),
+        REQUESTS("locus_requests"),
+        META_REQUESTS("locus_meta_requests"),
+        CLIENT_ERRORS("locus_client_errors"),
+        BACKEND_REQUESTS("locus_backend_requests"),
+        BACKEND_FAILURES("locus_backend_failures"),
+        BACKEND_TIMEOUTS("locus_backend_timeouts"),
+        BACKEND_CONNECTS("locus_backend_connects"),
+        HINT_TOKENS_STRIPPED("locus_hint_tokens_stripped"),
+        TENANT_REJECTS("locus_tenant_rejects"),
+        AUTH_FAILURES("locus_auth_failures");
 
-    /** The lines of {@code stats}, in order, name to value. */
+        private final String statName;
+
+        Counter(String statName) {
+            this.statName = statName;
+        }
+
+        /** The name {@code stats} shows. */
+        public String statName() {
+            return statName;
+        }
+    }
+
+    private static final Counter[] COUNTERS = Counter.values();
+
+    private final long startMillis = System.currentTimeMillis();
+    private final LongAdder[] counters = new LongAdder[COUNTERS.length];
+
+    public ProxyStats() {
+        for (int i = 0; i < counters.length; i++) {
+            counters[i] = new LongAdder();
+        }
+    }
+
+    void increment(Counter c) {
+        counters[c.ordinal()].increment();
+    }
+
+    void decrement(Counter c) {
+        counters[c.ordinal()].decrement();
+    }
+
+    void add(Counter c, long n) {
+        counters[c.ordinal()].add(n);
+    }
+
+    /** The current value of {@code c}. */
+    public long get(Counter c) {
+        return counters[c.ordinal()].sum();
+    }
+
+    /** A table with these counters as its {@link StatsTable#GENERAL} group. */
+    static StatsTable table(ProxyStats stats, String version, int threads) {
+        StatsTable table = new StatsTable();
+        table.add(StatsTable.GENERAL, () -> stats.snapshot(version, threads));
+        return table;
+    }
+
+    /** The lines of {@code stats}, in order, name to value: the process's own, then every counter. */
     public Map<String, String> snapshot(String version, int threads) {
         long now = System.currentTimeMillis();
         Map<String, String> m = new LinkedHashMap<>();
@@ -39,24 +88,9 @@ public final class ProxyStats {
         m.put("version", version);
         m.put("pointer_size", "64");
         m.put("threads", Integer.toString(threads));
-        m.put("curr_connections", currConnections.toString());
-        m.put("total_connections", totalConnections.toString());
-        m.put("cmd_get", cmdGet.toString());
-        m.put("cmd_set", cmdSet.toString());
-        m.put("cmd_flush", cmdFlush.toString());
-        m.put("cmd_touch", cmdTouch.toString());
-        m.put("get_hits", getHits.toString());
-        m.put("get_misses", getMisses.toString());
-        m.put("locus_requests", requests.toString());
-        m.put("locus_meta_requests", cmdMeta.toString());
-        m.put("locus_client_errors", clientErrors.toString());
-        m.put("locus_backend_requests", backendRequests.toString());
-        m.put("locus_backend_failures", backendFailures.toString());
-        m.put("locus_backend_timeouts", backendTimeouts.toString());
-        m.put("locus_backend_connects", backendConnects.toString());
-        m.put("locus_hint_tokens_stripped", hintsStripped.toString());
-        m.put("locus_tenant_rejects", tenantRejects.toString());
-        m.put("locus_auth_failures", authFailures.toString());
+        for (Counter c : COUNTERS) {
+            m.put(c.statName(), Long.toString(get(c)));
+        }
         return m;
     }
 }

@@ -1,11 +1,14 @@
 package io.locus.memcached.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.locus.memcached.tenant.Deadline;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -20,18 +23,26 @@ class ConfigLoaderTest {
     @Test
     void minimalConfig_getsEveryDefault() {
         ProxyConfig c = ConfigLoader.parse(MINIMAL, "test.yaml");
+        Map<String, Object> values = ConfigLoader.scalars(new HashMap<>());
         for (ConfigKey k : ConfigKeys.ALL) {
-            assertEquals(ConfigLoader.convert(k, k.defaultValue()), c.values().get(k.name()), k.name());
+            assertEquals(ConfigLoader.convert(k, k.defaultValue()), values.get(k.name()), k.name());
         }
-        assertEquals(1_000_000, c.longValue("backend.timeout"));
-        assertEquals(1, c.intValue("backend.conns"));
-        assertEquals(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), c.intValue("io_threads"));
+        assertEquals(1_000_000, c.backend().timeoutMicros());
+        assertEquals(1, c.backend().conns());
         assertEquals(
-                3, ConfigLoader.parse(MINIMAL + "io_threads: 3", "test.yaml").intValue("io_threads"));
-        assertEquals(1 << 20, c.intValue("max_item_size"));
-        assertEquals(64L << 20, c.longValue("local.capacity_bytes"));
-        assertEquals(2_000, c.longValue("dlc.base"));
-        assertEquals(0.10, c.doubleValue("admission.target_miss"));
+                Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+                c.server().ioThreads());
+        assertEquals(
+                3,
+                ConfigLoader.parse(MINIMAL + "io_threads: 3", "test.yaml")
+                        .server()
+                        .ioThreads());
+        assertEquals(1 << 20, c.limits().protocol().maxItemSizeBytes());
+        assertEquals(64L << 20, c.localCache().capacityBytes());
+        assertEquals(2_000, c.localCache().baseMicros());
+        assertEquals(0.10, c.deadline().targetMiss());
+        assertEquals(ServerSection.Mode.FULL, c.server().mode());
+        assertFalse(c.balance().active());
         assertEquals(List.of(new Listener("127.0.0.1", 11211, null, null)), c.listeners());
         assertEquals(List.of(new BackendAddress("127.0.0.1", 11211, 1, null)), c.servers());
     }
@@ -56,11 +67,11 @@ class ConfigLoaderTest {
                         new Listener("0.0.0.0", 22122, null, null),
                         new Listener("0.0.0.0", 11212, "batch", Deadline.nominalBestEffort())),
                 c.listeners());
-        assertEquals(4, c.intValue("backend.conns"));
-        assertEquals(250_000, c.longValue("backend.timeout"));
+        assertEquals(4, c.backend().conns());
+        assertEquals(250_000, c.backend().timeoutMicros());
         assertEquals(new BackendAddress("10.0.0.1", 11211, 1, "a"), c.servers().get(0));
         assertEquals(2, c.servers().get(1).weight());
-        assertEquals(Set.of("shop"), c.allowedTenants().get("alice"));
+        assertEquals(Set.of("shop"), c.tenant().allowedTenants().get("alice"));
         assertEquals(Deadline.hard(50_000), c.tenants().get(0).defaultDeadline());
         assertEquals(Deadline.hard(15_000), c.deadlineRules().get(0).deadline());
         assertTrue(c.tenantPolicy().authEnabled());

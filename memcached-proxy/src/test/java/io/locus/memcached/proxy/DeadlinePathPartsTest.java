@@ -9,10 +9,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The pure parts of the deadline path: mg flag handling, fill parsing, Prometheus rendering. */
+/** The pure parts of the deadline path: mg flag handling, fill parsing. */
 class DeadlinePathPartsTest {
     @Test
     void metaGetFlags_onlyWhatTheCacheCanAnswer_repliesInRequestOrder() {
@@ -44,15 +43,5 @@ class DeadlinePathPartsTest {
                 "SERVER_ERROR out of memory",
                 FillResult.parse(Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1))
                         .failure());
-    }
-
-    @Test
-    void prometheus_rendersNumbersWithTenantLabels() {
-        String text = PrometheusEndpoint.render(new java.util.LinkedHashMap<>(Map.of(
-                "version", "1.6.0", "cmd_get", "12", "locus_tenant:shop:hits", "3", "locus_local:a\"b:bytes", "99")));
-        assertTrue(text.contains("locus_memcached_cmd_get 12\n"), text);
-        assertTrue(text.contains("locus_memcached_tenant_hits{tenant=\"shop\"} 3\n"), text);
-        assertTrue(text.contains("locus_memcached_local_bytes{tenant=\"a\\\"b\"} 99\n"), text);
-        assertTrue(!text.contains("1.6.0"), text);
     }
 }

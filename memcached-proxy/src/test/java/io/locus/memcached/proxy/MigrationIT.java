@@ -67,7 +67,7 @@ class MigrationIT {
     void bucketsMoveUnderConcurrentReadersAndWriters_noMissNoStaleRead_memcachedStatsFollow() throws Exception {
         try (BalanceIT.Proxy proxy = BalanceIT.Proxy.start(backends, LB)) {
             BalancingServices services = proxy.server().balancing();
-            VirtualBucketTable table = services.balancer.table();
+            VirtualBucketTable table = services.balancer().table();
             String[] keys = new String[KEYS];
             int[] bucketOfKey = new int[KEYS];
             for (int i = 0; i < KEYS; i++) {
@@ -146,13 +146,13 @@ class MigrationIT {
                     copiedMillis >= 1000 * movedBytes / 4096 / 2,
                     "lb.copy_rate throttles the copy: " + movedBytes + " bytes in " + copiedMillis + " ms");
             long deadline = System.nanoTime() + BalanceIT.AWAIT_NANOS;
-            while (moves.stream().anyMatch(m -> services.balancer.migrationOf(m[0]) != null)
+            while (moves.stream().anyMatch(m -> services.balancer().migrationOf(m[0]) != null)
                     && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             long doneMillis = (System.nanoTime() - t0) / 1_000_000;
             for (int[] m : moves) {
-                assertEquals(null, services.balancer.migrationOf(m[0]), "migration of bucket " + m[0] + " finished");
+                assertEquals(null, services.balancer().migrationOf(m[0]), "migration of bucket " + m[0] + " finished");
                 assertEquals(m[1], table.owner(m[0]), "bucket " + m[0] + " owned by its target");
             }
             // Keep the load on the finished buckets for another 100 checks (counted, not timed).
@@ -282,8 +282,8 @@ class MigrationIT {
                 String got = BalanceIT.exchange(c, "get " + keys[i] + "\r\n", "END\r\n");
                 reads.incrementAndGet();
                 if (!got.startsWith("VALUE " + keys[i] + " ")) {
-                    int bucket = services.balancer.bucketOf(keys[i]);
-                    var m = services.balancer.migrationOf(bucket);
+                    int bucket = services.balancer().bucketOf(keys[i]);
+                    var m = services.balancer().migrationOf(bucket);
                     StringBuilder where = new StringBuilder();
                     for (int b = 0; b < 4; b++) {
                         where.append(b)
@@ -294,8 +294,8 @@ class MigrationIT {
                                 .append(' ');
                     }
                     return "reader " + seed + " missed " + keys[i] + ": " + got.trim() + " bucket " + bucket + " owner "
-                            + services.balancer.table().owner(bucket) + " home "
-                            + services.balancer.table().home(bucket)
+                            + services.balancer().table().owner(bucket) + " home "
+                            + services.balancer().table().home(bucket)
                             + " migration " + (m == null ? "none" : m.state() + " " + m.source() + "->" + m.target())
                             + "; now at "
                             + where;
@@ -388,7 +388,7 @@ class MigrationIT {
                     Thread.sleep(50);
                 }
                 lb = BalanceIT.lb(proxy);
-                VirtualBucketTable table = proxy.server().balancing().balancer.table();
+                VirtualBucketTable table = proxy.server().balancing().balancer().table();
                 int[] expected = new int[4];
                 try (RawClient c = new RawClient(proxy.address())) {
                     for (int i = 0; i < skew.keys.length; i++) {
@@ -418,7 +418,7 @@ class MigrationIT {
     /** 2,000 keys; 3 of 4 reads go to those whose ring home is {@code hot}. */
     record Skew(String[] keys, int[] hotKeys) {
         static Skew of(BalanceIT.Proxy proxy, int hot) {
-            VirtualBucketTable table = proxy.server().balancing().balancer.table();
+            VirtualBucketTable table = proxy.server().balancing().balancer().table();
             String[] keys = new String[2000];
             List<Integer> onHot = new ArrayList<>();
             for (int i = 0; i < keys.length; i++) {

@@ -79,7 +79,7 @@ class ReplicaChoiceIT {
                 String key = null;
                 for (int i = 0; key == null; i++) {
                     String k = prefix + i;
-                    if (lb.balancer.table().owner(lb.balancer.bucketOf(k)) == 0) {
+                    if (lb.balancer().table().owner(lb.balancer().bucketOf(k)) == 0) {
                         key = k;
                     }
                 }

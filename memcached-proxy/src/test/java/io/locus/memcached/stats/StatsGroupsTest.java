@@ -1,4 +1,4 @@
-package io.locus.memcached.proxy;
+package io.locus.memcached.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

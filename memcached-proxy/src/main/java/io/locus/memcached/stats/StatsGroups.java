@@ -1,15 +1,15 @@
-package io.locus.memcached.proxy;
+package io.locus.memcached.stats;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The {@code stats tenants} and {@code stats deadline} groups, derived from the deadline path's plain {@code stats}
- * lines ({@link DeadlineServices#statsLines()}), so the three views can never disagree. Names follow memcached's
+ * The {@code stats tenants} and {@code stats deadline} groups, derived from the {@link StatsTable#DEADLINE} lines of
+ * the table, so the three views can never disagree. Names follow memcached's
  * {@code stats <group>} convention: no {@code locus_} prefix, per-item lines as {@code <item>:<field>}.
  */
-final class StatsGroups {
+public final class StatsGroups {
     private static final String TENANT = "locus_tenant:";
     private static final String LOCAL = "locus_local:";
 
@@ -19,7 +19,7 @@ final class StatsGroups {
      * {@code <tenant>:<field>} for every per-tenant counter of the deadline path, the tenant's in-proxy cache lines as
      * {@code <tenant>:local_<field>}, in tenant order of first appearance.
      */
-    static Map<String, String> tenants(Map<String, String> deadlineLines) {
+    public static Map<String, String> tenants(Map<String, String> deadlineLines) {
         Map<String, String> out = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : deadlineLines.entrySet()) {
             if (e.getKey().startsWith(TENANT)) {
@@ -42,7 +42,7 @@ final class StatsGroups {
      * {@code deadlines_met_percent} is met / (met + missed) of hard requests that were not refused, one decimal, and
      * {@code 100.0} before any.
      */
-    static Map<String, String> deadline(Map<String, String> deadlineLines) {
+    public static Map<String, String> deadline(Map<String, String> deadlineLines) {
         long[] sums = new long[6];
         String[] fields = {"requests", "hits", "misses", "deadlines_met", "deadlines_missed", "rejected"};
         long queued = 0;

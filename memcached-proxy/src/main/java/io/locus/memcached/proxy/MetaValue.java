@@ -1,0 +1,66 @@
+package io.locus.memcached.proxy;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * An item read from a backend with {@code mg <key> b v f t}: data (null for a miss), flags, TTL (-1 none), or failed.
+ * The data is a retained slice of the reply; whoever holds the value releases it.
+ */
+final class MetaValue {
+    /** No answer: the backend failed or was unreachable. */
+    static final MetaValue FAILED = new MetaValue(null, "0", -1, true);
+
+    final ByteBuf data;
+    final String flags;
+    final long ttl;
+    final boolean failed;
+
+    MetaValue(ByteBuf data, String flags, long ttl, boolean failed) {
+        this.data = data;
+        this.flags = flags;
+        this.ttl = ttl;
+        this.failed = failed;
+    }
+
+    MetaValue retainedDuplicate() {
+        return new MetaValue(data == null ? null : data.retainedDuplicate(), flags, ttl, failed);
+    }
+
+    void release() {
+        if (data != null && data.refCnt() > 0) {
+            data.release();
+        }
+    }
+
+    /** Parses {@code VA <n> f<flags> t<ttl>} + data, {@code EN}, or anything else as a failure. */
+    static MetaValue parse(ByteBuf b) {
+        int start = b.readerIndex();
+        int eol = b.indexOf(start, b.writerIndex(), (byte) '\r');
+        String head = b.toString(start, Math.max(0, eol - start), StandardCharsets.ISO_8859_1);
+        if (head.equals("EN")) {
+            return new MetaValue(null, "0", -1, false);
+        }
+        if (!head.startsWith("VA ")) {
+            return FAILED;
+        }
+        String[] t = head.split(" ");
+        int len = Integer.parseInt(t[1]);
+        String flags = "0";
+        long ttl = -1;
+        for (int i = 2; i < t.length; i++) {
+            if (t[i].startsWith("f")) {
+                flags = t[i].substring(1);
+            } else if (t[i].startsWith("t")) {
+                ttl = Long.parseLong(t[i].substring(1));
+            }
+        }
+        return new MetaValue(b.retainedSlice(eol + 2, len), flags, ttl, false);
+    }
+
+    /** A key for meta commands' {@code b} flag. */
+    static String base64(String key) {
+        return Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.ISO_8859_1));
+    }
+}
