@@ -497,8 +497,9 @@ int vc_det_record(vc_det_t *d, const vc_det_config_t *c, double u, double device
     uint32_t cap = det_window(c);
     double r = u < 1 ? device_s / (1 - u) : INFINITY;
     ring_add(&d->recent, cap, r);
-    /* While the file is redirected its queue is short because of the redirection: not a baseline to judge it by. */
-    if (queue_depth < c->low_load_queue_depth && d->state == VC_DET_NORMAL)
+    /* While the file is redirected its queue is short because of the redirection: not a baseline to judge it by. A
+     * saturated device (U >= 1) is never low load, whatever queue depth was seen above it. */
+    if (queue_depth < c->low_load_queue_depth && u < 1 && d->state == VC_DET_NORMAL)
         ring_add(&d->low_load, cap, r);
     if (++d->since_evaluation < cap)
         return 0;

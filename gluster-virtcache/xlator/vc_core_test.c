@@ -254,6 +254,16 @@ static void test_detector(void)
     /* Saturation: U >= 1 predicts an unbounded response time. */
     vc_det_record(&d, &det_cfg, 1.5, 0.001, 20);
     CHECK(isinf(d.recent.values[(d.recent.next + 29) % 30]), "U >= 1 is infinite");
+    /* A saturated sample seen with a short queue above the device is still not low load: a finite baseline
+     * stays, and a window of saturated predictions violates it. */
+    vc_det_t s;
+    memset(&s, 0, sizeof(s));
+    det_window_of(&s, 100, 0.001, 1);
+    for (int w = 0; w < 2; w++)
+        for (int i = 0; i < 30; i++)
+            vc_det_record(&s, &det_cfg, 1.2, 0.001, 1);
+    CHECK(isfinite(s.low_load_p90) && s.low_load_p90 < 0.002, "saturated baseline: %g", s.low_load_p90);
+    CHECK(s.state == VC_DET_INTERFERED, "saturation is interference");
     vc_ring_t empty = {0};
     CHECK(vc_ring_p90(&empty) == 0, "empty ring");
     CHECK(strcmp(vc_det_state_name(VC_DET_INTERFERED), "interfered") == 0, "name");

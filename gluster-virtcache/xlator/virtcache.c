@@ -59,6 +59,8 @@ typedef struct vc_config {
     gf_boolean_t count_writes;
     uint64_t detector_interval_ms;
     uint64_t detector_samples;
+    uint64_t detector_parallel_io;
+    uint64_t detector_low_load_depth;
 } vc_config_t;
 
 typedef struct vc_file {
@@ -81,6 +83,8 @@ typedef struct vc_file {
     vc_det_t det;
     uint64_t det_ops, det_completed, det_latency_us, det_idle_completed, det_idle_latency_us;
     double det_device_s;     /* last known service time without queueing; 0 before any */
+    double det_low_device_s; /* the service time last measured in a low-load sample while normal; 0 before any */
+    int det_fresh;           /* whether det_device_s was measured in the sub-interval being sampled */
     double det_arrivals_per_s; /* of the sub-interval being sampled */
 } vc_file_t;
 
@@ -159,14 +163,17 @@ static const vc_config_t vc_defaults = {
     .count_writes = _gf_true,
     .detector_interval_ms = 1000,
     .detector_samples = 30,
+    .detector_parallel_io = 16,
+    .detector_low_load_depth = 4,
 };
 
-/* The detector's model parameters: VirtCache's own (Arumugam, ch. 3, section 3.7.1), as in DetectorConfig.DEFAULTS. */
+/* The detector's model parameters: VirtCache's own (Arumugam, ch. 3, section 3.7.1), as in DetectorConfig.DEFAULTS,
+ * except n and the low-load queue depth, which belong to the brick's device and are options. */
 static vc_det_config_t vc_det_config(const vc_config_t *c)
 {
     vc_det_config_t d = {.headroom = 0.10,
-                         .parallel_io = 16,
-                         .low_load_queue_depth = 4,
+                         .parallel_io = (uint32_t)c->detector_parallel_io,
+                         .low_load_queue_depth = (double)c->detector_low_load_depth,
                          .threshold = 0.05,
                          .samples_per_window = (uint32_t)c->detector_samples,
                          .confirm_evaluations = 2};
@@ -393,6 +400,7 @@ static void vc_det_tick(vc_priv_t *priv, uint64_t now)
         uint64_t idle = det_delta(&f->det_idle_completed, &f->idle_completed);
         uint64_t idle_latency = det_delta(&f->det_idle_latency_us, &f->idle_latency_us);
         /* As LoadSampler: d from the fops that ran alone; kept while none did; the plain mean until one has. */
+        f->det_fresh = idle > 0;
         if (idle > 0)
             f->det_device_s = fmax(1e-6, idle_latency / 1e6 / idle);
         else if (f->det_device_s == 0 && completed > 0)
@@ -401,9 +409,20 @@ static void vc_det_tick(vc_priv_t *priv, uint64_t now)
         if (f->det_device_s > 0)
             u += vc_det_utilization(&dc, f->det_arrivals_per_s, f->det_device_s);
     }
-    for (f = priv->files; f; f = f->next)
-        if (f->det_device_s > 0)
-            vc_det_record(&f->det, &dc, u, f->det_device_s, depth);
+    for (f = priv->files; f; f = f->next) {
+        double d = f->det_device_s;
+        if (d <= 0)
+            continue;
+        /* A redirected file sends the brick (almost) nothing, so its own service time is not measured again and the
+         * last value, perhaps taken in the peak, would hold it interfered for good. Without a fresh measurement it is
+         * predicted with the service time it had at low load: what it would see if it came back now, given the
+         * others' load in U. */
+        if (f->det.state == VC_DET_NORMAL && f->det_fresh && depth < dc.low_load_queue_depth && u < 1)
+            f->det_low_device_s = d;
+        else if (f->det.state == VC_DET_INTERFERED && !f->det_fresh && f->det_low_device_s > 0)
+            d = f->det_low_device_s;
+        vc_det_record(&f->det, &dc, u, d, depth);
+    }
 out:
     pthread_mutex_unlock(&priv->lock);
     pthread_mutex_unlock(&priv->det_lock);
@@ -551,7 +570,8 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
                  "\nconfig_window_s=%" PRIu64 "\nconfig_top_n=%" PRIu64 "\nconfig_bloom_fpr=%g"
                  "\nconfig_max_blocks_per_file=%" PRIu64 "\nconfig_max_files=%" PRIu64
                  "\nconfig_memory_limit=%" PRIu64 "\nconfig_max_filter_size=%" PRIu64 "\nconfig_count_writes=%d"
-                 "\nconfig_detector_interval_ms=%" PRIu64 "\nconfig_detector_samples=%" PRIu64 "\nops=%" PRIu64 "\ncompleted=%" PRIu64 "\nlatency_us=%" PRIu64 "\nidle_completed=%" PRIu64
+                 "\nconfig_detector_interval_ms=%" PRIu64 "\nconfig_detector_samples=%" PRIu64
+                 "\nconfig_detector_parallel_io=%" PRIu64 "\nconfig_detector_low_load_depth=%" PRIu64 "\nops=%" PRIu64 "\ncompleted=%" PRIu64 "\nlatency_us=%" PRIu64 "\nidle_completed=%" PRIu64
                  "\nidle_latency_us=%" PRIu64 "\nbrick_inflight=%" PRIu64 "\nbrick_queue_area_us=%" PRIu64
                  "\nbrick_clock_us=%" PRIu64 "\ntop=",
                  f->block_size, f->epoch, f->window_start_real_ms, f->reads, f->writes, f->read_bytes,
@@ -561,7 +581,8 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
                  f->bloom.bits ? (unsigned)f->bloom.k : 0u, f->bloom_failures, files, untracked, budget,
                  config_errors, cfg.block_size, cfg.window_s, top_n_of(&cfg), cfg.bloom_fpr,
                  cfg.max_blocks_per_file, cfg.max_files, cfg.memory_limit, cfg.max_filter_size,
-                 cfg.count_writes ? 1 : 0, cfg.detector_interval_ms, cfg.detector_samples,
+                 cfg.count_writes ? 1 : 0, cfg.detector_interval_ms, cfg.detector_samples, cfg.detector_parallel_io,
+                 cfg.detector_low_load_depth,
                  __atomic_load_n(&f->ops, __ATOMIC_RELAXED), __atomic_load_n(&f->completed, __ATOMIC_RELAXED),
                  __atomic_load_n(&f->latency_us, __ATOMIC_RELAXED),
                  __atomic_load_n(&f->idle_completed, __ATOMIC_RELAXED),
@@ -640,6 +661,10 @@ static int vc_getxattr_common(call_frame_t *frame, xlator_t *this, inode_t *inod
         op_errno = (inode && inode->ia_type == IA_IFREG) ? ENOMEM : ENODATA;
         goto fail;
     }
+    /* Samples are otherwise taken at completions; a quiet brick (its victims redirected, the peak over) would keep
+     * serving a stale verdict. */
+    if (strcmp(name, VC_STATE) == 0)
+        vc_det_tick(this->private, now_us());
     len = vc_xattr_value(this, f, name, &value);
     if (len < 0) {
         op_errno = (int)-len;
@@ -800,6 +825,8 @@ static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int 
         GF_OPTION_INIT("count-writes", c->count_writes, bool, bad);
         GF_OPTION_INIT("detector-interval", c->detector_interval_ms, uint64, bad);
         GF_OPTION_INIT("detector-samples", c->detector_samples, uint64, bad);
+        GF_OPTION_INIT("detector-parallel-io", c->detector_parallel_io, uint64, bad);
+        GF_OPTION_INIT("detector-low-load-depth", c->detector_low_load_depth, uint64, bad);
     } else {
         GF_OPTION_RECONF("block-size", c->block_size, options, size_uint64, bad);
         GF_OPTION_RECONF("window", window, options, time, bad);
@@ -813,6 +840,8 @@ static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int 
         GF_OPTION_RECONF("count-writes", c->count_writes, options, bool, bad);
         GF_OPTION_RECONF("detector-interval", c->detector_interval_ms, options, uint64, bad);
         GF_OPTION_RECONF("detector-samples", c->detector_samples, options, uint64, bad);
+        GF_OPTION_RECONF("detector-parallel-io", c->detector_parallel_io, options, uint64, bad);
+        GF_OPTION_RECONF("detector-low-load-depth", c->detector_low_load_depth, options, uint64, bad);
     }
     c->window_s = (uint64_t)window;
     if (vc_parse_fpr(fpr, &c->bloom_fpr) != 0) {
@@ -825,7 +854,9 @@ static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int 
         !(c->bloom_fpr <= 0.5) || c->max_blocks_per_file < 1024 || c->max_blocks_per_file > (1u << 30) ||
         c->max_files < 1 || c->memory_limit < (1u << 20) || c->memory_limit > (64ULL << 30) ||
         c->max_filter_size < 64 || c->max_filter_size > (1u << 30) || c->detector_interval_ms < 10 ||
-        c->detector_interval_ms > 60000 || c->detector_samples < 1 || c->detector_samples > VC_DET_MAX_SAMPLES)
+        c->detector_interval_ms > 60000 || c->detector_samples < 1 || c->detector_samples > VC_DET_MAX_SAMPLES ||
+        c->detector_parallel_io < 1 || c->detector_parallel_io > 1024 || c->detector_low_load_depth < 1 ||
+        c->detector_low_load_depth > 1024)
         goto bad;
     return 0;
 bad:
@@ -837,10 +868,11 @@ static void vc_log_config(xlator_t *this, const char *what, const vc_config_t *c
     gf_log(this->name, GF_LOG_INFO,
            "virtcache %s: block-size=%" PRIu64 " window=%" PRIu64 "s cache-size=%" PRIu64 " top-n=%" PRIu64
            " bloom-fpr=%g max-blocks-per-file=%" PRIu64 " max-files=%" PRIu64 " memory-limit=%" PRIu64
-           " max-filter-size=%" PRIu64 " count-writes=%s detector-interval=%" PRIu64 "ms detector-samples=%" PRIu64,
+           " max-filter-size=%" PRIu64 " count-writes=%s detector-interval=%" PRIu64 "ms detector-samples=%" PRIu64
+           " detector-parallel-io=%" PRIu64 " detector-low-load-depth=%" PRIu64,
            what, c->block_size, c->window_s, c->cache_size, top_n_of(c), c->bloom_fpr, c->max_blocks_per_file,
            c->max_files, c->memory_limit, c->max_filter_size, c->count_writes ? "on" : "off", c->detector_interval_ms,
-           c->detector_samples);
+           c->detector_samples, c->detector_parallel_io, c->detector_low_load_depth);
 }
 
 int32_t vc_init(xlator_t *this)
@@ -1040,6 +1072,24 @@ struct volume_options vc_options[] = {
      .default_value = "30",
      .description = "Samples per detector evaluation: the p90 of this many predictions is compared with the p90 "
                     "of as many made at low load.",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"detector-parallel-io"},
+     .type = GF_OPTION_TYPE_INT,
+     .min = 1,
+     .max = 1024,
+     .default_value = "16",
+     .description = "n of the detector's model: how many I/Os the brick's device serves in parallel (16 for a RAID "
+                    "array or SSD; about the brick's cores when its files are served from memory).",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"detector-low-load-depth"},
+     .type = GF_OPTION_TYPE_INT,
+     .min = 1,
+     .max = 1024,
+     .default_value = "4",
+     .description = "A sample whose average queue depth at the brick is below this is low load and may become the "
+                    "baseline predictions are compared with (4 for a 16-way device, as in the thesis).",
      .op_version = {1},
      .flags = OPT_FLAG_SETTABLE},
     {.key = {NULL}},

@@ -85,8 +85,9 @@ public final class InterferenceDetector {
                     * s.deviceSeconds();
         }
         // While load is redirected the device's queue is short because of the redirection, not because the load is
-        // low: such a period must not become the baseline the redirection is later judged against.
-        boolean lowLoad = averageQueueDepth < config.lowLoadQueueDepth() && redirected == 0;
+        // low: such a period must not become the baseline the redirection is later judged against. Nor is a
+        // saturated device (U >= 1) ever low load, whatever queue depth was seen above it.
+        boolean lowLoad = averageQueueDepth < config.lowLoadQueueDepth() && redirected == 0 && u < 1;
         for (Map.Entry<String, Sample> e : samples.entrySet()) {
             double r = u < 1 ? e.getValue().deviceSeconds() / (1 - u) : Double.POSITIVE_INFINITY;
             VmState vm = vms.computeIfAbsent(e.getKey(), k -> new VmState(config.samplesPerWindow()));

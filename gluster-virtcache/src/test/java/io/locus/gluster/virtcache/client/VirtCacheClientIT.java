@@ -405,14 +405,14 @@ class VirtCacheClientIT {
         primary.setxattr(path, "trusted.virtcache.rotate", new byte[] {'1'});
     }
 
-    private static void writeFile(GlusterVolume volume, String path, byte[] data) throws GlusterException {
+    static void writeFile(GlusterVolume volume, String path, byte[] data) throws GlusterException {
         try (GlusterFile f = volume.create(path)) {
             f.write(0, data);
             f.fsync();
         }
     }
 
-    private static byte[] readFile(GlusterVolume volume, String path) throws GlusterException {
+    static byte[] readFile(GlusterVolume volume, String path) throws GlusterException {
         try (GlusterFile f = volume.open(path, false)) {
             return f.read(0, (int) f.stat().size());
         }
@@ -422,7 +422,7 @@ class VirtCacheClientIT {
         return Arrays.copyOfRange(b, off, off + len);
     }
 
-    private static String sha256(byte[] b) throws Exception {
+    static String sha256(byte[] b) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
     }
 }

@@ -41,6 +41,19 @@ class InterferenceDetectorTest {
     }
 
     @Test
+    void saturatedDevice_isNeverLowLoad_andViolates() {
+        InterferenceDetector d = new InterferenceDetector(DetectorConfig.DEFAULTS);
+        window(d, load(300, 200), 1);
+        // U = 1.1·(300/16·0.0005 + 20000/16·0.001) > 1, seen with a short queue above the device.
+        window(d, load(300, 20000), 1);
+        Decision first = d.evaluate(vm -> 0.5);
+        for (InterferenceDetector.VmReport r : first.reports()) {
+            assertTrue(Double.isFinite(r.lowLoadP90()), "the baseline kept its finite predictions: " + r);
+            assertTrue(r.violating(), "an unbounded prediction violates: " + r);
+        }
+    }
+
+    @Test
     void peakOnTheDevice_selectsAVm_afterConfirmation() {
         InterferenceDetector d = new InterferenceDetector(DetectorConfig.DEFAULTS);
         window(d, load(300, 200), 1);
