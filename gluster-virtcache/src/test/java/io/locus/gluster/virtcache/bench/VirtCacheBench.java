@@ -16,6 +16,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./locus bench virtcache}: a segment of the CloudPhysics trace replayed one request at a time against a victim
@@ -25,21 +29,47 @@ import java.util.Map;
  * the translator learns its hot blocks, then measured. Under interference the redirecting modes are redirected when
  * fio has started (the detector's own reaction is what {@code InterferenceIT} tests), and drained afterwards.
  *
- * <p>Arguments: DIR TRACE XLATOR [SKIP [REQUESTS]] (defaults 20,000 and 1,000: a stretch of the trace with reads and writes mixed).
+ * <p>Arguments: DIR TRACE XLATOR [SKIP [REQUESTS]] (defaults 20,000 and 1,000: a stretch of the trace with reads and
+ * writes mixed).
  */
-public final class VirtCacheBench {
+@Command(
+        name = "virtcache-bench",
+        mixinStandardHelpOptions = true,
+        description = "Trace replay against a victim disk, alone and with a competing fio job on its brick.")
+public final class VirtCacheBench implements Callable<Integer> {
+    @Parameters(index = "0", description = "scratch directory for the bricks")
+    private Path dir;
+
+    @Parameters(index = "1", description = "the CloudPhysics trace (CSV)")
+    private Path trace;
+
+    @Parameters(index = "2", description = "the built translator, virtcache.so")
+    private Path xlator;
+
+    @Parameters(
+            index = "3",
+            arity = "0..1",
+            defaultValue = "20000",
+            description = "trace requests to skip (default ${DEFAULT-VALUE})")
+    private int skip;
+
+    @Parameters(
+            index = "4",
+            arity = "0..1",
+            defaultValue = "1000",
+            description = "requests to replay (default ${DEFAULT-VALUE})")
+    private int count;
+
     static final int B = 65536;
     static final long DISK_BYTES = 256L << 20;
     static final List<String> MODES = List.of("plain libgfapi", "write off-loading only", "VirtCache");
 
-    private VirtCacheBench() {}
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new VirtCacheBench()).execute(args));
+    }
 
-    public static void main(String[] args) throws Exception {
-        Path dir = Path.of(args[0]);
-        Path trace = Path.of(args[1]);
-        Path xlator = Path.of(args[2]);
-        int skip = args.length > 3 ? Integer.parseInt(args[3]) : 20_000;
-        int count = args.length > 4 ? Integer.parseInt(args[4]) : 1_000;
+    @Override
+    public Integer call() throws Exception {
         List<TraceRequest> all = CloudPhysicsTrace.read(trace, skip + count, DISK_BYTES);
         List<TraceRequest> requests = all.subList(Math.min(skip, all.size()), all.size());
         long reads = requests.stream().filter(r -> !r.write()).count();
@@ -109,6 +139,7 @@ public final class VirtCacheBench {
                 (double) vc.p90Micros() / plain.p90Micros(),
                 (double) alone.get("VirtCache").p50Micros()
                         / alone.get(MODES.get(0)).p50Micros());
+        return 0;
     }
 
     private static String row(String mode, String interference, Replayer.Result r, Replayer.Result alone) {
