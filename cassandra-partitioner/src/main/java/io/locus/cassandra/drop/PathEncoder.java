@@ -43,10 +43,16 @@ public final class PathEncoder {
      */
     private static final byte SLASH = '/';
     private static final byte DOT = '.';
-    /** Largest direct-buffer key copied into the per-thread scratch array (Cassandra caps keys at 65,535 bytes). */
+    /** Largest key copied into the per-thread scratch array (Cassandra caps keys at 65,535 bytes). */
     private static final int SCRATCH_MAX = 65_536;
 
-    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[256]);
+    /**
+     * Keys from this length on go to {@link LongPathEncoder}. Shorter ones (at most 15 components) are cheaper to scan
+     * in place than to copy into the scratch array first.
+     */
+    static final int LONG_KEY = 32;
+
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[512]);
     private static final VarHandle LONG_LE =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long SLASHES = 0x2F2F2F2F2F2F2F2FL;
@@ -61,15 +67,11 @@ public final class PathEncoder {
         if (key.hasArray()) {
             return encode(key.array(), key.arrayOffset() + key.position(), len);
         }
-        // Direct (off-heap) buffer: the hash loops need an array; a per-thread scratch array avoids a garbage copy
-        // per key. The returned token never refers to it.
-        byte[] scratch = len > SCRATCH_MAX ? new byte[len] : SCRATCH.get();
-        if (scratch.length < len) {
-            scratch = new byte[Math.max(len, Math.min(SCRATCH_MAX, 2 * scratch.length))];
-            SCRATCH.set(scratch);
-        }
+        // Direct (off-heap) buffer: the scans need an array; the per-thread scratch array avoids a garbage copy per
+        // key. The returned token never refers to it.
+        byte[] scratch = scratch(len);
         key.get(key.position(), scratch, 0, len);
-        return encode(scratch, 0, len);
+        return encodePadded(scratch, len);
     }
 
     /** Encodes all of {@code key}. */
@@ -79,6 +81,28 @@ public final class PathEncoder {
 
     /** Encodes {@code key[offset, offset+length)}. */
     public static byte[] encode(byte[] key, int offset, int length) {
+        if (length >= LONG_KEY && key[offset] == SLASH) {
+            byte[] scratch = scratch(length);
+            System.arraycopy(key, offset, scratch, 0, length);
+            return encodePadded(scratch, length);
+        }
+        return encodeInPlace(key, offset, length);
+    }
+
+    /** Encodes {@code key[0, length)}, which has {@link LongPathEncoder#PAD} readable bytes after it. */
+    private static byte[] encodePadded(byte[] key, int length) {
+        if (length < LONG_KEY || key[0] != SLASH) {
+            return encodeInPlace(key, 0, length);
+        }
+        byte[] t = new byte[TOKEN_BYTES];
+        if (!LongPathEncoder.encode(key, length, t)) {
+            Arrays.fill(t, 0, OVERFLOW_OFFSET, (byte) 0); // level codes written before the '..' was seen
+            encodeNonPath(key, 0, length, t);
+        }
+        return t;
+    }
+
+    private static byte[] encodeInPlace(byte[] key, int offset, int length) {
         byte[] t = new byte[TOKEN_BYTES];
         if (length == 0) {
             return t;
@@ -92,6 +116,20 @@ public final class PathEncoder {
         return t;
     }
 
+    /** The calling thread's scratch array, at least {@code len + LongPathEncoder.PAD} bytes long. */
+    private static byte[] scratch(int len) {
+        int need = len + LongPathEncoder.PAD;
+        if (len > SCRATCH_MAX) {
+            return new byte[need];
+        }
+        byte[] scratch = SCRATCH.get();
+        if (scratch.length < need) {
+            scratch = new byte[Math.max(need, Math.min(SCRATCH_MAX + LongPathEncoder.PAD, 2 * scratch.length))];
+            SCRATCH.set(scratch);
+        }
+        return scratch;
+    }
+
     /** 16-bit level code of a name: 1..0xFFFE (0 means "no component", 0xFFFF is reserved). */
     public static int code16(byte[] b, int off, int len) {
         return code16(NameHash.hash32(b, off, len));
@@ -103,12 +141,12 @@ public final class PathEncoder {
     }
 
     /** CODE16 of DESIGN.md, "Token layout", from H32 = {@code h} (unsigned). */
-    private static int code16(int h) {
+    static int code16(int h) {
         return 1 + (int) ((h & 0xFFFF_FFFFL) % 0xFFFE);
     }
 
     /** CODE32 of DESIGN.md, "Token layout", from H32 = {@code h} (unsigned). */
-    private static long code32(int h) {
+    static long code32(int h) {
         return h == 0 ? 1 : h & 0xFFFF_FFFFL;
     }
 
@@ -210,7 +248,7 @@ public final class PathEncoder {
      * the end of the last such parent. When that slice holds no empty or '.' segment it already is the joined form
      * and is hashed in place; otherwise (a deep AND non-normalised key) it is joined into a temporary array.
      */
-    private static long overflowCode(byte[] key, int start, int end) {
+    static long overflowCode(byte[] key, int start, int end) {
         if (isNormalised(key, start, end)) {
             return code32(NameHash.hash32(key, start, end - start));
         }
