@@ -13,8 +13,8 @@ import java.nio.ByteOrder;
  * computed so that the cost of a component does not wait on the one before it.
  *
  * <p>Why a second scan: {@link PathEncoder}'s scan finds each component's end from the word that starts it, so the
- * start of the next component waits for the load and the '/' search of this one. On a path of 25 components that chain
- * is the whole cost. Here the '/' positions of 64 bytes at a time come first, as one bit per byte from 8 independent
+ * start of the next component waits for the load and the '/' search of this one, and on a path of 25 components that
+ * chain is most of the cost. Here the '/' positions of 64 bytes at a time come first, as one bit per byte from 8 independent
  * loads; each component's bounds then come from that mask (two instructions), and the CPU hashes several components
  * at once. Components beyond level 20 are not hashed one by one: only their joined span is (the overflow field).
  *
