@@ -1,6 +1,5 @@
 package io.locus.cassandra.drop;
 
-import static io.locus.cassandra.drop.TokenLayout.LEVELS;
 import static io.locus.cassandra.drop.TokenLayout.NAME_OFFSET;
 import static io.locus.cassandra.drop.TokenLayout.NON_PATH_L1;
 import static io.locus.cassandra.drop.TokenLayout.OVERFLOW_OFFSET;
@@ -22,7 +21,8 @@ import java.util.Arrays;
  * bytes.
  *
  * <p>Thread-safe and allocation-free apart from the returned array (and, for keys that are deeper than 20 levels AND
- * hold "//" or "/./" among those levels, one temporary array).
+ * hold "//" or "/./" among those levels, one temporary array). Path keys of {@link #LONG_KEY} bytes or more are
+ * copied into a per-thread scratch array and encoded by {@link LongPathEncoder}; shorter ones are scanned in place.
  */
 public final class PathEncoder {
     /*
@@ -37,16 +37,25 @@ public final class PathEncoder {
      * - Token format 3 (TokenLayout.FORMAT_VERSION): the per-component hash H32 is NameHash (one 64-bit multiply per
      *   8 bytes plus one to finish), absorbed from the very words the scan for '/' loads. Why this hash: a typical
      *   path has about 7 components, each hashed on its own, so the per-component hash dominates getToken; murmur3
-     *   per component costs 1.5-1.7x Murmur3Partitioner on typical paths however the scan around it is tuned,
-     *   NameHash about 1.2-1.4x (DESIGN.md, "Hashing names", has the measurements). The mapping is an on-disk
-     *   format: any change of a token is a new TokenLayout.FORMAT_VERSION.
+     *   per component costs 1.5-1.7x Murmur3Partitioner on typical paths however the scan around it is tuned
+     *   (DESIGN.md, "Hashing names", has the measurements). The mapping is an on-disk format: any change of a token
+     *   is a new TokenLayout.FORMAT_VERSION.
+     * - Two scans, one mapping (DESIGN.md, "The getToken path"): short keys are scanned in place, one component after
+     *   the other; long ones by LongPathEncoder, whose components do not wait on each other. Both are checked against
+     *   a naive reference encoder on generated keys (PathEncoderOracleProperties).
      */
     private static final byte SLASH = '/';
     private static final byte DOT = '.';
-    /** Largest direct-buffer key copied into the per-thread scratch array (Cassandra caps keys at 65,535 bytes). */
+    /** Largest key copied into the per-thread scratch array (Cassandra caps keys at 65,535 bytes). */
     private static final int SCRATCH_MAX = 65_536;
 
-    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[256]);
+    /**
+     * Keys from this length on go to {@link LongPathEncoder}. Shorter ones (at most 15 components) are cheaper to scan
+     * in place than to copy into the scratch array first.
+     */
+    static final int LONG_KEY = 32;
+
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[512]);
     private static final VarHandle LONG_LE =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long SLASHES = 0x2F2F2F2F2F2F2F2FL;
@@ -61,15 +70,11 @@ public final class PathEncoder {
         if (key.hasArray()) {
             return encode(key.array(), key.arrayOffset() + key.position(), len);
         }
-        // Direct (off-heap) buffer: the hash loops need an array; a per-thread scratch array avoids a garbage copy
-        // per key. The returned token never refers to it.
-        byte[] scratch = len > SCRATCH_MAX ? new byte[len] : SCRATCH.get();
-        if (scratch.length < len) {
-            scratch = new byte[Math.max(len, Math.min(SCRATCH_MAX, 2 * scratch.length))];
-            SCRATCH.set(scratch);
-        }
+        // Direct (off-heap) buffer: the scans need an array; the per-thread scratch array avoids a garbage copy per
+        // key. The returned token never refers to it.
+        byte[] scratch = scratch(len);
         key.get(key.position(), scratch, 0, len);
-        return encode(scratch, 0, len);
+        return encodePadded(scratch, len);
     }
 
     /** Encodes all of {@code key}. */
@@ -79,6 +84,28 @@ public final class PathEncoder {
 
     /** Encodes {@code key[offset, offset+length)}. */
     public static byte[] encode(byte[] key, int offset, int length) {
+        if (length >= LONG_KEY && key[offset] == SLASH) {
+            byte[] scratch = scratch(length);
+            System.arraycopy(key, offset, scratch, 0, length);
+            return encodePadded(scratch, length);
+        }
+        return encodeInPlace(key, offset, length);
+    }
+
+    /** Encodes {@code key[0, length)}, which has {@link LongPathEncoder#PAD} readable bytes after it. */
+    private static byte[] encodePadded(byte[] key, int length) {
+        if (length < LONG_KEY || key[0] != SLASH) {
+            return encodeInPlace(key, 0, length);
+        }
+        byte[] t = new byte[TOKEN_BYTES];
+        if (!LongPathEncoder.encode(key, length, t)) {
+            Arrays.fill(t, 0, OVERFLOW_OFFSET, (byte) 0); // level codes written before the '..' was seen
+            encodeNonPath(key, 0, length, t);
+        }
+        return t;
+    }
+
+    private static byte[] encodeInPlace(byte[] key, int offset, int length) {
         byte[] t = new byte[TOKEN_BYTES];
         if (length == 0) {
             return t;
@@ -92,6 +119,20 @@ public final class PathEncoder {
         return t;
     }
 
+    /** The calling thread's scratch array, at least {@code len + LongPathEncoder.PAD} bytes long. */
+    private static byte[] scratch(int len) {
+        int need = len + LongPathEncoder.PAD;
+        if (len > SCRATCH_MAX) {
+            return new byte[need];
+        }
+        byte[] scratch = SCRATCH.get();
+        if (scratch.length < need) {
+            scratch = new byte[Math.max(need, Math.min(SCRATCH_MAX + LongPathEncoder.PAD, 2 * scratch.length))];
+            SCRATCH.set(scratch);
+        }
+        return scratch;
+    }
+
     /** 16-bit level code of a name: 1..0xFFFE (0 means "no component", 0xFFFF is reserved). */
     public static int code16(byte[] b, int off, int len) {
         return code16(NameHash.hash32(b, off, len));
@@ -103,12 +144,12 @@ public final class PathEncoder {
     }
 
     /** CODE16 of DESIGN.md, "Token layout", from H32 = {@code h} (unsigned). */
-    private static int code16(int h) {
+    static int code16(int h) {
         return 1 + (int) ((h & 0xFFFF_FFFFL) % 0xFFFE);
     }
 
     /** CODE32 of DESIGN.md, "Token layout", from H32 = {@code h} (unsigned). */
-    private static long code32(int h) {
+    static long code32(int h) {
         return h == 0 ? 1 : h & 0xFFFF_FFFFL;
     }
 
@@ -119,23 +160,20 @@ public final class PathEncoder {
     }
 
     /**
+     * The path token of a key shorter than {@link #LONG_KEY} (so of at most 15 components: never the overflow field).
      * Returns false if the key holds a '..' segment (the caller then hashes it as a non-path key).
      *
      * <p>Each component is scanned for its terminating '/' 8 bytes per step (the SWAR zero-byte test on
      * {@code word ^ 0x2F..2F}; its lowest flagged byte is always a real match) and the same words are absorbed into its
-     * {@link NameHash} on the way, so every byte is loaded once. The scan of the next component depends only on where
-     * this one ends, not on its hash, so the CPU overlaps one component's hash with the next one's scan. Reads may run
-     * past {@code end} inside the array (never past it); those bytes are masked off.
+     * {@link NameHash} on the way, so every byte is loaded once and nothing is copied. Reads may run past {@code end}
+     * inside the array (never past it); those bytes are masked off.
      */
     private static boolean encodePath(byte[] key, int offset, int length, byte[] t) {
         int end = offset + length;
         int lastRead = key.length - 8; // the last index at which an 8-byte read fits
         int parents = 0; // completed parent components so far
-        int pendingStart = -1; // the last component seen; it becomes a parent when another one follows
-        int pendingEnd = -1;
+        boolean pending = false; // a component was seen; it becomes a parent when another one follows
         int pendingHash = 0;
-        int overflowStart = -1; // start of parent 21 in the key
-        int overflowEnd = -1; // end of the last parent beyond level 20
         int s = offset + 1;
         while (s <= end) {
             long h = NameHash.SEED;
@@ -168,29 +206,18 @@ public final class PathEncoder {
             if (segLen == 2 && key[s] == DOT && key[s + 1] == DOT) {
                 return false;
             }
-            if (pendingStart >= 0) {
-                if (parents < LEVELS) {
-                    TokenLayout.putShort(t, 2 * parents, code16(pendingHash));
-                } else {
-                    if (overflowStart < 0) {
-                        overflowStart = pendingStart;
-                    }
-                    overflowEnd = pendingEnd;
-                }
+            if (pending) {
+                TokenLayout.putShort(t, 2 * parents, code16(pendingHash));
                 parents++;
             }
-            pendingStart = s;
-            pendingEnd = e;
+            pending = true;
             // The last word holds the component's final n (0..7) bytes: mask off the '/' and what follows.
             pendingHash = NameHash.finish(NameHash.absorb(h, w & ((1L << (n << 3)) - 1)), segLen);
             s = e + 1;
         }
-        if (pendingStart < 0) {
+        if (!pending) {
             TokenLayout.putInt(t, NAME_OFFSET, 1); // the root: smallest path token, never the minimum
             return true;
-        }
-        if (parents > LEVELS) {
-            TokenLayout.putInt(t, OVERFLOW_OFFSET, overflowCode(key, overflowStart, overflowEnd));
         }
         TokenLayout.putInt(t, NAME_OFFSET, code32(pendingHash));
         return true;
@@ -210,7 +237,7 @@ public final class PathEncoder {
      * the end of the last such parent. When that slice holds no empty or '.' segment it already is the joined form
      * and is hashed in place; otherwise (a deep AND non-normalised key) it is joined into a temporary array.
      */
-    private static long overflowCode(byte[] key, int start, int end) {
+    static long overflowCode(byte[] key, int start, int end) {
         if (isNormalised(key, start, end)) {
             return code32(NameHash.hash32(key, start, end - start));
         }

@@ -1,0 +1,92 @@
+package io.locus.cassandra.drop;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.QuickTheory;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
+
+/**
+ * The tuned encoder ({@link PathEncoder} and, for keys of {@link PathEncoder#LONG_KEY} bytes or more,
+ * {@link LongPathEncoder}) gives the token of the naive {@link ReferenceEncoder} for every generated key, whatever array
+ * or buffer holds it. Keys mix every case the scans treat apart: names of 1-40 bytes (each 8-byte alignment of a
+ * name's end), multi-byte UTF-8, "//", "/./", "..", a trailing '/', 0-40 levels (the overflow field), keys below and
+ * above {@code LONG_KEY}, and keys that are not paths.
+ */
+class PathEncoderOracleProperties {
+    private static final long SEED = 0x70CE5EEDL;
+    private static final int EXAMPLES = 3000;
+
+    private static QuickTheory qt() {
+        return QuickTheory.qt().withFixedSeed(SEED).withExamples(EXAMPLES);
+    }
+
+    private static Gen<String> strings(String chars, int min, int max) {
+        List<Character> alphabet = chars.chars().mapToObj(c -> (char) c).collect(Collectors.toList());
+        return lists().of(arbitrary().pick(alphabet))
+                .ofSizeBetween(min, max)
+                .map(cs -> cs.stream().map(String::valueOf).collect(Collectors.joining()));
+    }
+
+    /** One segment between two '/': mostly names, sometimes empty, ".", ".." or a name starting with '.'. */
+    private static Gen<String> segment() {
+        return Generate.frequency(
+                Pair.of(20, strings("abcxyz0-_", 1, 7)),
+                Pair.of(10, strings("abcdefgh.", 8, 40)),
+                Pair.of(3, strings("aé名", 1, 6)),
+                Pair.of(2, Generate.pick(List.of("", ".", ".hidden", "..."))),
+                Pair.of(1, Generate.constant("..")));
+    }
+
+    /** Absolute paths of 0-40 segments, sometimes with a trailing '/', and now and then a key that is no path. */
+    private static Gen<String> key() {
+        Gen<String> path = lists().of(segment())
+                .ofSizeBetween(0, 40)
+                .zip(arbitrary().pick(List.of("", "", "", "/")), (segs, tail) -> "/" + String.join("/", segs) + tail);
+        Gen<String> other = strings("ab/.", 0, 50);
+        return Generate.frequency(Pair.of(9, path), Pair.of(1, other));
+    }
+
+    @Test
+    void everyKey_encodesAsTheReferenceEncoder_inItsOwnArray() {
+        qt().forAll(key()).checkAssert(k -> {
+            assertArrayEquals(ReferenceEncoder.encode(k), PathEncoder.encode(k.getBytes(StandardCharsets.UTF_8)), k);
+        });
+    }
+
+    @Test
+    void everyKey_encodesAsTheReferenceEncoder_insideALargerArray_andFromADirectBuffer() {
+        // Bytes around the key (here '/' or 'x') are read by the 8-byte loads and must never change its token.
+        qt().forAll(
+                        key(),
+                        integers().between(0, 70),
+                        integers().between(0, 70),
+                        arbitrary().pick(List.of('/', 'x')))
+                .checkAssert((k, before, after, filler) -> {
+                    byte[] b = k.getBytes(StandardCharsets.UTF_8);
+                    byte[] padded = new byte[before + b.length + after];
+                    Arrays.fill(padded, (byte) (char) filler);
+                    System.arraycopy(b, 0, padded, before, b.length);
+                    byte[] expected = ReferenceEncoder.encode(k);
+                    assertArrayEquals(expected, PathEncoder.encode(padded, before, b.length), k);
+                    assertArrayEquals(
+                            expected,
+                            PathEncoder.encode(
+                                    ByteBuffer.wrap(padded, before, b.length).slice()),
+                            k);
+                    ByteBuffer direct = ByteBuffer.allocateDirect(padded.length);
+                    direct.put(padded).position(before).limit(before + b.length);
+                    assertArrayEquals(expected, PathEncoder.encode(direct), k);
+                });
+    }
+}
