@@ -74,15 +74,7 @@ class InterferenceIT {
 
     @AfterAll
     static void stopVolumes() {
-        for (AutoCloseable c : new AutoCloseable[] {primary, logVolume, primaryFixture, logFixture}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                System.err.println("closing " + c + ": " + e);
-            }
-        }
+        VirtCacheClientIT.closeAll(primary, logVolume, primaryFixture, logFixture);
     }
 
     @Test

@@ -53,7 +53,12 @@ class VirtCacheClientIT {
 
     @AfterAll
     static void stopVolumes() {
-        for (AutoCloseable c : new AutoCloseable[] {primary, logVolume, primaryFixture, logFixture}) {
+        closeAll(primary, logVolume, primaryFixture, logFixture);
+    }
+
+    /** Closes each in order; a failure is reported and does not keep the rest open. */
+    static void closeAll(AutoCloseable... closeables) {
+        for (AutoCloseable c : closeables) {
             try {
                 if (c != null) {
                     c.close();
