@@ -48,12 +48,44 @@ public final class TenantReloader implements AutoCloseable {
         }
     }
 
-    /** Reloads on SIGHUP (the usual signal for "re-read your configuration"). */
-    public void onSighup() {
+    /**
+     * Reloads on SIGHUP (the usual signal for "re-read your configuration"). A process started with SIGHUP ignored
+     * (under {@code nohup}, for one) cannot get it back: the JVM leaves an ignored SIGHUP ignored and says nothing, so
+     * this says it.
+     *
+     * @return false if SIGHUP is ignored in this process and therefore cannot trigger a reload
+     */
+    public boolean onSighup() {
+        if (sighupIgnored()) {
+            LOG.warn(
+                    "SIGHUP is ignored by this process (started under nohup?): it will not reload {}; use reload.interval",
+                    file);
+            return false;
+        }
         sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> {
             LOG.info("SIGHUP: re-reading {}", file);
             reload();
         });
+        return true;
+    }
+
+    /** Whether this process ignores SIGHUP, from the kernel's mask of ignored signals ({@code SigIgn}). */
+    static boolean sighupIgnored() {
+        try {
+            return ignores(Files.readString(Path.of("/proc/self/status")), 1);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Whether a {@code /proc/PID/status} text's {@code SigIgn} mask holds signal {@code signo} (bit signo - 1). */
+    static boolean ignores(String status, int signo) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith("SigIgn:")) {
+                return new java.math.BigInteger(line.substring(7).trim(), 16).testBit(signo - 1);
+            }
+        }
+        return false;
     }
 
     private byte[] read() {

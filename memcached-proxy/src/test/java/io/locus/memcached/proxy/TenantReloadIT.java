@@ -3,6 +3,7 @@ package io.locus.memcached.proxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.locus.fixture.HostProcess;
 import io.locus.fixture.Ports;
@@ -109,6 +110,9 @@ class TenantReloadIT {
 
     @Test
     void sighup_reloadsTenants_inTheRunnableJar() throws Exception {
+        // The proxy inherits this JVM's signal dispositions, and an ignored SIGHUP (a build started under nohup) stays
+        // ignored in it: then there is nothing to test here (TenantReloaderTest covers the warning).
+        assumeFalse(TenantReloader.sighupIgnored(), "SIGHUP is ignored in this process, so in the proxy it starts");
         int port = Ports.freeLoopbackPort();
         Path file = DIR.resolve("sighup.yaml");
         Files.writeString(file, yaml(port, "", "reload:\n  interval: 0\n"));
