@@ -22,8 +22,41 @@ import org.junit.jupiter.api.Test;
  * only DataNodes, with the plan of {@link CastBlockPlacementPolicyIT} (groups {@code eph} and {@code pers}).
  */
 class CastBlockPlacementPolicyMovableTest {
+    private static final DatanodeInfo EPH1 = node(1, "/eph");
+    private static final DatanodeInfo EPH2 = node(2, "/eph");
+    private static final DatanodeInfo EPH3 = node(3, "/eph");
+    private static final DatanodeInfo PERS1 = node(4, "/pers");
+    private static final DatanodeInfo PERS2 = node(5, "/pers");
+    private static final DatanodeInfo OTHER1 = node(6, "/default-rack");
+    private static final DatanodeInfo OTHER2 = node(7, "/default-rack");
+    private static final DatanodeInfo OTHER3 = node(8, "/default-rack");
+
     private CastBlockPlacementPolicy cast;
     private BlockPlacementPolicyDefault dflt;
+
+    /** A move the Balancer asks about: the block's replicas, the source and the target. */
+    private record Move(List<DatanodeInfo> replicas, DatanodeInfo source, DatanodeInfo target) {
+        Move(DatanodeInfo source, DatanodeInfo target, DatanodeInfo... replicas) {
+            this(List.of(replicas), source, target);
+        }
+
+        /** The block's replicas plus the target, as the Balancer's dispatcher passes them. */
+        List<DatanodeInfo> candidates() {
+            List<DatanodeInfo> c = new ArrayList<>(replicas);
+            c.add(target);
+            return c;
+        }
+
+        boolean allowedBy(BlockPlacementPolicyDefault policy) {
+            return policy.isMovable(candidates(), source, target);
+        }
+
+        @Override
+        public String toString() {
+            return source.getNetworkLocation() + " -> " + target.getNetworkLocation() + " of "
+                    + replicas.stream().map(DatanodeInfo::getNetworkLocation).toList();
+        }
+    }
 
     private static DatanodeInfo node(int i, String rack) {
         DatanodeID id = new DatanodeID("127.0.0." + i, "host" + i, "uuid-" + i, 9866, 9864, 9865, 9867);
@@ -53,59 +86,32 @@ class CastBlockPlacementPolicyMovableTest {
         cast.close();
     }
 
-    /** The block's replicas plus the target, as the Balancer's dispatcher passes them. */
-    private static List<DatanodeInfo> candidates(DatanodeInfo target, DatanodeInfo... replicas) {
-        List<DatanodeInfo> c = new ArrayList<>(List.of(replicas));
-        c.add(target);
-        return c;
-    }
-
     @Test
     void aBlockAllInAPlannedGroup_doesNotLeaveIt_butMovesInsideIt() {
-        DatanodeInfo eph1 = node(1, "/eph");
-        DatanodeInfo eph2 = node(2, "/eph");
-        DatanodeInfo eph3 = node(3, "/eph");
-        DatanodeInfo pers = node(4, "/pers");
-        DatanodeInfo other = node(5, "/default-rack");
-        assertFalse(cast.isMovable(candidates(pers, eph1, eph2), eph1, pers), "out of its group into another group");
-        assertFalse(
-                cast.isMovable(candidates(other, eph1, eph2), eph1, other), "out of its group to an unplanned rack");
-        assertTrue(dflt.isMovable(candidates(pers, eph1, eph2), eph1, pers), "the default would move it");
-        assertTrue(cast.isMovable(candidates(eph3, eph1, eph2), eph1, eph3), "inside its group");
+        assertFalse(new Move(EPH1, PERS1, EPH1, EPH2).allowedBy(cast), "out of its group into another group");
+        assertFalse(new Move(EPH1, OTHER1, EPH1, EPH2).allowedBy(cast), "out of its group to an unplanned rack");
+        assertTrue(new Move(EPH1, PERS1, EPH1, EPH2).allowedBy(dflt), "the default would move it");
+        assertTrue(new Move(EPH1, EPH3, EPH1, EPH2).allowedBy(cast), "inside its group");
     }
 
     @Test
     void otherBlocks_moveAsTheDefaultLetsThem() {
-        DatanodeInfo eph1 = node(1, "/eph");
-        DatanodeInfo eph2 = node(2, "/eph");
-        DatanodeInfo pers1 = node(3, "/pers");
-        DatanodeInfo pers2 = node(4, "/pers");
-        DatanodeInfo other1 = node(5, "/default-rack");
-        DatanodeInfo other2 = node(6, "/default-rack");
-        DatanodeInfo other3 = node(7, "/default-rack");
-        List<Object[]> moves = List.of(
+        List<Move> moves = List.of(
                 // spread over two racks (where the default puts an unplanned block)
-                new Object[] {candidates(pers2, eph1, pers1), eph1, pers2},
-                new Object[] {candidates(other2, eph1, other1), eph1, other2},
-                new Object[] {candidates(eph2, other1, other2, pers1), other1, eph2},
-                new Object[] {candidates(eph2, eph1, other1, other2), other1, eph2},
+                new Move(EPH1, PERS2, EPH1, PERS1),
+                new Move(EPH1, OTHER2, EPH1, OTHER1),
+                new Move(OTHER1, EPH2, OTHER1, OTHER2, PERS1),
+                new Move(OTHER1, EPH2, EPH1, OTHER1, OTHER2),
                 // moves that would leave the block on one rack
-                new Object[] {candidates(eph2, eph1, other1), other1, eph2},
-                new Object[] {candidates(eph2, eph1, pers1), pers1, eph2},
+                new Move(OTHER1, EPH2, EPH1, OTHER1),
+                new Move(PERS1, EPH2, EPH1, PERS1),
                 // all in one rack that no plan names
-                new Object[] {candidates(eph1, other1, other2), other1, eph1},
-                new Object[] {candidates(other3, other1, other2), other1, other3});
+                new Move(OTHER1, EPH1, OTHER1, OTHER2),
+                new Move(OTHER1, OTHER3, OTHER1, OTHER2));
         int refused = 0;
-        for (Object[] m : moves) {
-            @SuppressWarnings("unchecked")
-            List<DatanodeInfo> c = (List<DatanodeInfo>) m[0];
-            DatanodeInfo source = (DatanodeInfo) m[1];
-            DatanodeInfo target = (DatanodeInfo) m[2];
-            assertEquals(
-                    dflt.isMovable(c, source, target),
-                    cast.isMovable(c, source, target),
-                    source.getNetworkLocation() + " -> " + target.getNetworkLocation() + " of " + c);
-            refused += dflt.isMovable(c, source, target) ? 0 : 1;
+        for (Move m : moves) {
+            assertEquals(m.allowedBy(dflt), m.allowedBy(cast), m.toString());
+            refused += m.allowedBy(dflt) ? 0 : 1;
         }
         assertTrue(refused > 0 && refused < moves.size(), "the default allows some of these and refuses others");
     }
@@ -116,10 +122,7 @@ class CastBlockPlacementPolicyMovableTest {
         Files.writeString(
                 Path.of("target", "movable-test", "plan.json"), "{\"schema\": \"locus-cast-plan/1\", \"tiers\": [");
         assertFalse(cast.reload(), "a corrupt plan");
-        DatanodeInfo eph1 = node(1, "/eph");
-        DatanodeInfo eph2 = node(2, "/eph");
-        DatanodeInfo pers = node(4, "/pers");
-        assertTrue(cast.isMovable(candidates(pers, eph1, eph2), eph1, pers));
+        assertTrue(new Move(EPH1, PERS1, EPH1, EPH2).allowedBy(cast));
     }
 
     @Test
