@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.AddBlockFlag;
@@ -307,6 +308,48 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
             }
         }
         return super.pickupReplicaSet(moreThanOne, exactlyOne, rackMap);
+    }
+
+    /**
+     * The Balancer asks this before each move it schedules, in its own process and with only DataNodes: the block's
+     * replicas (and the target), the source, the target. A block whose every replica sits in one planned group is
+     * taken as planned there, as {@link #verifyBlockPlacement} takes it: a move out of that group is refused, moves
+     * inside it are left to the default rule. Every other block moves as the default policy lets it.
+     */
+    @Override
+    public boolean isMovable(Collection<DatanodeInfo> candidates, DatanodeInfo source, DatanodeInfo target) {
+        List<String> replicaRacks = new ArrayList<>();
+        for (DatanodeInfo d : candidates) {
+            if (!d.equals(target)) {
+                replicaRacks.add(d.getNetworkLocation());
+            }
+        }
+        PlacementMap m = map();
+        if (leavesPlannedGroup(replicaRacks, source.getNetworkLocation(), target.getNetworkLocation(), m::plansGroup)) {
+            return false;
+        }
+        return super.isMovable(candidates, source, target);
+    }
+
+    /**
+     * Whether moving a replica from {@code sourceRack} to {@code targetRack} takes a block whose replicas (in
+     * {@code replicaRacks}) all sit in one planned group's rack out of that group. A group {@code G} is rack
+     * {@code /G}.
+     */
+    static boolean leavesPlannedGroup(
+            List<String> replicaRacks, String sourceRack, String targetRack, Predicate<String> plannedGroup) {
+        if (replicaRacks.isEmpty()
+                || sourceRack.equals(targetRack)
+                || sourceRack.length() < 2
+                || !plannedGroup.test(sourceRack.substring(1))) {
+            return false;
+        }
+        for (String r : replicaRacks) {
+            if (!r.equals(sourceRack)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

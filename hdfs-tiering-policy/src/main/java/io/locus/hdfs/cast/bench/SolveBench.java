@@ -59,14 +59,17 @@ public final class SolveBench {
                 best = Math.max(best, u);
             }
             for (int s = 0; s < names.size(); s++) {
+                // An infeasible plan has no utility: a 0 in the table would read as a plan worth nothing.
+                String u = utility[s] > 0 ? String.format(Locale.ROOT, "%.6g", utility[s]) : "infeasible";
+                String vsBest = utility[s] > 0 ? String.format(Locale.ROOT, "%.4f", utility[s] / best) : "-";
                 System.out.printf(
                         Locale.ROOT,
-                        "%-8d %-24s %10.2f %14.6g %9.4f%n",
+                        "%-8d %-24s %10.2f %14s %9s%n",
                         w.jobs().size(),
                         names.get(s),
                         seconds[s],
-                        utility[s],
-                        best == 0 ? 0 : utility[s] / best);
+                        u,
+                        vsBest);
             }
         }
         Workload w = PaperWorkloads.table44(Cluster.DEFAULT, tiers);

@@ -170,7 +170,10 @@ public final class CastDemo {
                         "%-10s %7d  %s%n", e.getKey(), perTier.get(e.getKey())[0], String.join(", ", e.getValue()));
             }
             System.out.printf("%d of %d blocks on their planned storage type%n", r.blocksOnPlannedType(), r.blocks());
-            if (r.blocksOnPlannedType() != r.blocks()) {
+            System.out.printf(
+                    "%d of %d blocks with every replica in their tier's DataNode group (a tier without one counts as in)%n",
+                    r.blocksInPlannedGroup(), r.blocks());
+            if (r.blocksOnPlannedType() != r.blocks() || r.blocksInPlannedGroup() != r.blocks()) {
                 System.exit(1);
             }
         }
