@@ -439,7 +439,7 @@ final class BalancingHandler implements RequestHandler {
             if (target.shadow()) {
                 shadowMetaRead(pr, keys.get(0), target.backend(), reply);
             } else {
-                passThrough.handle(pr, timed(target.backend(), reply));
+                home(pr, keys, timed(target.backend(), reply));
             }
             return;
         }
@@ -448,7 +448,7 @@ final class BalancingHandler implements RequestHandler {
             for (String k : keys) {
                 home = services.balancer().onRead(k, false).backend();
             }
-            passThrough.handle(pr, keys.size() == 1 ? timed(home, reply) : reply);
+            home(pr, keys, keys.size() == 1 ? timed(home, reply) : reply);
             return;
         }
         String key = keys.get(0);
@@ -456,10 +456,26 @@ final class BalancingHandler implements RequestHandler {
                 ? services.balancer().onRead(key, chosen)
                 : services.balancer().onRead(key, true);
         if (!target.shadow()) {
-            passThrough.handle(pr, timed(target.backend(), reply));
+            home(pr, keys, timed(target.backend(), reply));
             return;
         }
         shadowRead(pr, key, target.backend(), reply);
+    }
+
+    /**
+     * A read at the keys' homes: over this I/O thread's connection, or, while a write to a replicated key of the same
+     * stripe is pending at its home, over the replication thread's connection behind that write. Why: the client
+     * pipelining {@code set k} and {@code get k} must read its own write, and the set travels on the replication
+     * thread's connection, which the get would otherwise race.
+     */
+    private void home(ProxyRequest pr, List<String> keys, ReplySink reply) {
+        for (String k : keys) {
+            if (services.homeWritePending(k)) {
+                services.readBehindWrites(pr, loop, reply);
+                return;
+            }
+        }
+        passThrough.handle(pr, reply);
     }
 
     /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
@@ -548,7 +564,7 @@ final class BalancingHandler implements RequestHandler {
 
                             private void fallback() {
                                 services.countShadowFallback();
-                                passThrough.handle(pr, reply);
+                                home(pr, List.of(key), reply);
                             }
                         }),
                         pr.connectionId());
@@ -564,6 +580,7 @@ final class BalancingHandler implements RequestHandler {
                 // Versioned; the stripe stays counted until the write is done, so that a copy for a replica set created
                 // after this one's lease ended cannot read the home before this write lands.
                 WriteTicket t = ticket;
+                services.homeWriteBegun(key);
                 services.loop()
                         .execute(() -> services.versionedWrite(
                                 pr,

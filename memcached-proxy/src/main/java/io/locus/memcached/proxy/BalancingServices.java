@@ -55,6 +55,13 @@ final class BalancingServices implements AutoCloseable {
     private final Object order = new Object();
     /** Writes in flight, by key stripe: a copy waits while one may not have reached the home. */
     private final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
+    /**
+     * Writes to replicated keys handed to this thread that the home has not answered yet, by key stripe. Why: such a
+     * write reaches the home over this thread's connection, and a read sent over an I/O thread's connection could
+     * overtake it there, so a client pipelining {@code set} and {@code get} would read the value it just replaced.
+     * Reads of a stripe with a write pending go over this thread's connection behind it ({@link #readBehindWrites}).
+     */
+    private final AtomicIntegerArray homeWritesPending = new AtomicIntegerArray(STRIPES);
 
     private final EventLoopGroup group;
     private final EventLoop loop;
@@ -67,6 +74,7 @@ final class BalancingServices implements AutoCloseable {
 
     private final LongAdder shadowReads = new LongAdder();
     private final LongAdder shadowFallbacks = new LongAdder();
+    private final LongAdder readsBehindWrites = new LongAdder();
     private final LongAdder versionedWrites = new LongAdder();
     private final LongAdder shadowUpdateFailures = new LongAdder();
     private final LongAdder copies = new LongAdder();
@@ -199,6 +207,41 @@ final class BalancingServices implements AutoCloseable {
 
     void countMigrationFallbackRead() {
         migrationFallbackReads.increment();
+    }
+
+    /** Counts a write to a replicated key as pending at its home; call before handing it to {@link #loop()}. */
+    void homeWriteBegun(String key) {
+        homeWritesPending.incrementAndGet(stripeOf(key));
+    }
+
+    /** True if a write to a replicated key in {@code key}'s stripe may not have reached the home yet. */
+    boolean homeWritePending(String key) {
+        return homeWritesPending.get(stripeOf(key)) != 0;
+    }
+
+    /**
+     * Sends a read to its home over this thread's connection, behind the writes handed to this thread before it
+     * (memcached answers a connection's requests in order); the reply goes back on {@code clientLoop}.
+     */
+    void readBehindWrites(ProxyRequest pr, EventLoop clientLoop, ReplySink reply) {
+        readsBehindWrites.increment();
+        ProxyRequest onOneConnection = new ProxyRequest(pr.request(), pr.resolution(), pr.arrivalNanos(), 0);
+        loop.execute(() -> homeWriter.handle(onOneConnection, new ReplySink() {
+            @Override
+            public void complete(ByteBuf bytes) {
+                deliver(bytes, clientLoop, reply);
+            }
+
+            @Override
+            public void completeLine(String line) {
+                deliver(line, clientLoop, reply);
+            }
+
+            @Override
+            public void completeSilently() {
+                deliver(null, clientLoop, reply);
+            }
+        }));
     }
 
     static int stripeOf(String key) {
@@ -348,6 +391,7 @@ final class BalancingServices implements AutoCloseable {
             }
 
             private void homeDone(Object r) {
+                homeWritesPending.decrementAndGet(stripeOf(key));
                 balancer.onCompletion(home, System.nanoTime() - start);
                 homeReply[0] = r;
                 if (!sync) {
@@ -737,6 +781,7 @@ final class BalancingServices implements AutoCloseable {
         m.put("lb:hot_keys", String.valueOf(r == null ? 0 : r.hotspots().size()));
         m.put("lb:shadow_reads", String.valueOf(shadowReads.sum()));
         m.put("lb:shadow_fallbacks", String.valueOf(shadowFallbacks.sum()));
+        m.put("lb:reads_behind_writes", String.valueOf(readsBehindWrites.sum()));
         m.put("lb:versioned_writes", String.valueOf(versionedWrites.sum()));
         m.put("lb:shadow_update_failures", String.valueOf(shadowUpdateFailures.sum()));
         m.put("lb:copies", String.valueOf(copies.sum()));
