@@ -46,12 +46,29 @@ final class BalancingHandler implements RequestHandler {
 
     @Override
     public void handle(ProxyRequest pr, ReplySink reply) {
-        route(pr, reply, -1);
+        afterWrites(pr, reply, -1);
     }
 
     @Override
     public void handleAt(ProxyRequest pr, ReplySink reply, int backend) {
-        route(pr, reply, backend);
+        afterWrites(pr, reply, backend);
+    }
+
+    /**
+     * Routes a read of keys with writes handed to the replication thread once those writes are answered, anything else
+     * at once. Why: those writes travel over the replication thread's connections, so a read pipelined behind one
+     * (memcached's per-connection order promises it the write's effect) could otherwise reach the backend first.
+     */
+    private void afterWrites(ProxyRequest pr, ReplySink reply, int chosen) {
+        Command c = pr.request().command();
+        boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
+        java.util.concurrent.CompletableFuture<Void> landed =
+                read ? services.writesLanded(keysOf(pr.request(), pr)) : null;
+        if (landed == null) {
+            route(pr, reply, chosen);
+        } else {
+            landed.thenRun(() -> loop.execute(() -> route(pr, reply, chosen)));
+        }
     }
 
     /**
@@ -182,7 +199,8 @@ final class BalancingHandler implements RequestHandler {
         services.balancer().onWrite(key); // counted, and a replicated key's shadows stop being readable
         BucketMigration<String> m = services.balancer().migrationOf(bucket);
         if (m != null) {
-            services.loop().execute(() -> services.migrationWrite(pr, key, m, loop, reply));
+            ReplySink landed = services.writeHandedOver(key, reply);
+            services.loop().execute(() -> services.migrationWrite(pr, key, m, loop, landed));
             return;
         }
         AvailabilityReplication.forward(
@@ -410,7 +428,8 @@ final class BalancingHandler implements RequestHandler {
         }
         String key = keys.get(0);
         services.balancer().onWrite(key);
-        services.loop().execute(() -> services.availability().write(pr, key, loop, reply));
+        ReplySink landed = services.writeHandedOver(key, reply);
+        services.loop().execute(() -> services.availability().write(pr, key, loop, landed));
     }
 
     /** The keys as hashed on the ring: a meta key with the {@code b} flag is decoded first. */
@@ -439,7 +458,7 @@ final class BalancingHandler implements RequestHandler {
             if (target.shadow()) {
                 shadowMetaRead(pr, keys.get(0), target.backend(), reply);
             } else {
-                home(pr, keys, timed(target.backend(), reply));
+                passThrough.handle(pr, timed(target.backend(), reply));
             }
             return;
         }
@@ -448,7 +467,7 @@ final class BalancingHandler implements RequestHandler {
             for (String k : keys) {
                 home = services.balancer().onRead(k, false).backend();
             }
-            home(pr, keys, keys.size() == 1 ? timed(home, reply) : reply);
+            passThrough.handle(pr, keys.size() == 1 ? timed(home, reply) : reply);
             return;
         }
         String key = keys.get(0);
@@ -456,26 +475,10 @@ final class BalancingHandler implements RequestHandler {
                 ? services.balancer().onRead(key, chosen)
                 : services.balancer().onRead(key, true);
         if (!target.shadow()) {
-            home(pr, keys, timed(target.backend(), reply));
+            passThrough.handle(pr, timed(target.backend(), reply));
             return;
         }
         shadowRead(pr, key, target.backend(), reply);
-    }
-
-    /**
-     * A read at the keys' homes: over this I/O thread's connection, or, while a write to a replicated key of the same
-     * stripe is pending at its home, over the replication thread's connection behind that write. Why: the client
-     * pipelining {@code set k} and {@code get k} must read its own write, and the set travels on the replication
-     * thread's connection, which the get would otherwise race.
-     */
-    private void home(ProxyRequest pr, List<String> keys, ReplySink reply) {
-        for (String k : keys) {
-            if (services.homeWritePending(k)) {
-                services.readBehindWrites(pr, loop, reply);
-                return;
-            }
-        }
-        passThrough.handle(pr, reply);
     }
 
     /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
@@ -564,7 +567,7 @@ final class BalancingHandler implements RequestHandler {
 
                             private void fallback() {
                                 services.countShadowFallback();
-                                home(pr, List.of(key), reply);
+                                passThrough.handle(pr, reply);
                             }
                         }),
                         pr.connectionId());
@@ -580,7 +583,7 @@ final class BalancingHandler implements RequestHandler {
                 // Versioned; the stripe stays counted until the write is done, so that a copy for a replica set created
                 // after this one's lease ended cannot read the home before this write lands.
                 WriteTicket t = ticket;
-                services.homeWriteBegun(key);
+                ReplySink landed = services.writeHandedOver(key, reply);
                 services.loop()
                         .execute(() -> services.versionedWrite(
                                 pr,
@@ -589,7 +592,7 @@ final class BalancingHandler implements RequestHandler {
                                 t.home(),
                                 t.shadows(),
                                 loop,
-                                reply,
+                                landed,
                                 () -> services.inFlightWrites().decrementAndGet(stripe)));
                 return;
             }

@@ -56,12 +56,14 @@ final class BalancingServices implements AutoCloseable {
     /** Writes in flight, by key stripe: a copy waits while one may not have reached the home. */
     private final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
     /**
-     * Writes to replicated keys handed to this thread that the home has not answered yet, by key stripe. Why: such a
-     * write reaches the home over this thread's connection, and a read sent over an I/O thread's connection could
-     * overtake it there, so a client pipelining {@code set} and {@code get} would read the value it just replaced.
-     * Reads of a stripe with a write pending go over this thread's connection behind it ({@link #readBehindWrites}).
+     * Writes handed to this thread (to replicated keys, keys of migrating buckets, keys with availability copies) whose
+     * client is not answered yet, by key. Why: such a write reaches its backends over this thread's connections, in
+     * several steps, and a read sent over an I/O thread's connection could overtake it, so a client pipelining {@code
+     * set} and {@code get} would read the value it just replaced. A read of a key listed here waits until those writes
+     * are answered ({@link #writesLanded}).
      */
-    private final AtomicIntegerArray homeWritesPending = new AtomicIntegerArray(STRIPES);
+    private final java.util.concurrent.ConcurrentHashMap<String, List<java.util.concurrent.CompletableFuture<Void>>>
+            writesInFlight = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final EventLoopGroup group;
     private final EventLoop loop;
@@ -209,39 +211,43 @@ final class BalancingServices implements AutoCloseable {
         migrationFallbackReads.increment();
     }
 
-    /** Counts a write to a replicated key as pending at its home; call before handing it to {@link #loop()}. */
-    void homeWriteBegun(String key) {
-        homeWritesPending.incrementAndGet(stripeOf(key));
-    }
-
-    /** True if a write to a replicated key in {@code key}'s stripe may not have reached the home yet. */
-    boolean homeWritePending(String key) {
-        return homeWritesPending.get(stripeOf(key)) != 0;
+    /**
+     * Lists a write to {@code key} as in flight until its client is answered, which happens once it landed where reads
+     * look for the key; call before handing the write to {@link #loop()}. Returns the client's sink, which ends it.
+     */
+    ReplySink writeHandedOver(String key, ReplySink reply) {
+        java.util.concurrent.CompletableFuture<Void> landed = new java.util.concurrent.CompletableFuture<>();
+        writesInFlight.compute(key, (k, l) -> {
+            List<java.util.concurrent.CompletableFuture<Void>> all = l == null ? new ArrayList<>(2) : l;
+            all.add(landed);
+            return all;
+        });
+        return ReplySink.after(reply, () -> {
+            writesInFlight.computeIfPresent(key, (k, l) -> {
+                l.remove(landed);
+                return l.isEmpty() ? null : l;
+            });
+            landed.complete(null);
+        });
     }
 
     /**
-     * Sends a read to its home over this thread's connection, behind the writes handed to this thread before it
-     * (memcached answers a connection's requests in order); the reply goes back on {@code clientLoop}.
+     * Completes once the writes to {@code keys} handed to this thread before now have landed; null if there are none
+     * (the read may go at once). Later writes are not waited for, so a read cannot starve behind a stream of writes.
      */
-    void readBehindWrites(ProxyRequest pr, EventLoop clientLoop, ReplySink reply) {
+    java.util.concurrent.CompletableFuture<Void> writesLanded(List<String> keys) {
+        List<java.util.concurrent.CompletableFuture<Void>> all = new ArrayList<>();
+        for (String k : keys) {
+            writesInFlight.computeIfPresent(k, (key, l) -> {
+                all.addAll(l);
+                return l;
+            });
+        }
+        if (all.isEmpty()) {
+            return null;
+        }
         readsBehindWrites.increment();
-        ProxyRequest onOneConnection = new ProxyRequest(pr.request(), pr.resolution(), pr.arrivalNanos(), 0);
-        loop.execute(() -> homeWriter.handle(onOneConnection, new ReplySink() {
-            @Override
-            public void complete(ByteBuf bytes) {
-                deliver(bytes, clientLoop, reply);
-            }
-
-            @Override
-            public void completeLine(String line) {
-                deliver(line, clientLoop, reply);
-            }
-
-            @Override
-            public void completeSilently() {
-                deliver(null, clientLoop, reply);
-            }
-        }));
+        return java.util.concurrent.CompletableFuture.allOf(all.toArray(new java.util.concurrent.CompletableFuture[0]));
     }
 
     static int stripeOf(String key) {
@@ -391,7 +397,6 @@ final class BalancingServices implements AutoCloseable {
             }
 
             private void homeDone(Object r) {
-                homeWritesPending.decrementAndGet(stripeOf(key));
                 balancer.onCompletion(home, System.nanoTime() - start);
                 homeReply[0] = r;
                 if (!sync) {
