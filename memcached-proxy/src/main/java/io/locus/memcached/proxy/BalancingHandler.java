@@ -200,7 +200,7 @@ final class BalancingHandler implements RequestHandler {
         BucketMigration<String> m = services.balancer().migrationOf(bucket);
         if (m != null) {
             ReplySink landed = services.writeHandedOver(key, reply);
-            services.loop().execute(() -> services.migrationWrite(pr, key, m, loop, landed));
+            services.loop().execute(() -> services.mover().migrationWrite(pr, key, m, loop, landed));
             return;
         }
         AvailabilityReplication.forward(

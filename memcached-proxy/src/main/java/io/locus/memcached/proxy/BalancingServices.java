@@ -9,7 +9,6 @@ import io.locus.memcached.balance.ReplicationPlanner;
 import io.locus.memcached.balance.VirtualBucketTable;
 import io.locus.memcached.config.ConfigException;
 import io.locus.memcached.config.ProxyConfig;
-import io.locus.memcached.protocol.BackendReply;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -27,7 +26,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +67,8 @@ final class BalancingServices implements AutoCloseable {
     private final EventLoop loop;
     private final BackendPool pool;
     private final PassThroughHandler homeWriter;
+    private final ReplicationLink link;
+    private final BucketMover mover;
     private final ScheduledFuture<?> ticker;
     private volatile Balancer.EpochReport<String> last;
     /** Replication for availability, or null when {@code replication_factor} is 1. */
@@ -88,11 +88,6 @@ final class BalancingServices implements AutoCloseable {
     private final AtomicIntegerArray bucketInFlight;
 
     private final List<java.net.InetSocketAddress> addresses = new ArrayList<>();
-    private final LongAdder migrationsStarted = new LongAdder();
-    private final LongAdder migrationsCopied = new LongAdder();
-    private final LongAdder migratedKeys = new LongAdder();
-    private final LongAdder migrationSkipped = new LongAdder();
-    private final LongAdder migrationWrites = new LongAdder();
     private final LongAdder migrationFallbackReads = new LongAdder();
     /** Each backend's last {@code stats} memory reading, or null before the first (read by {@code stats lb}). */
     private final java.util.concurrent.atomic.AtomicReferenceArray<BackendMemory> memory;
@@ -116,10 +111,6 @@ final class BalancingServices implements AutoCloseable {
         }
         VirtualBucketTable table = new VirtualBucketTable(servers, this.config.cacheletsPerBackend());
         this.bucketInFlight = new AtomicIntegerArray(table.bucketCount());
-        this.metadumpLocks = new Object[servers.size()];
-        for (int i = 0; i < metadumpLocks.length; i++) {
-            metadumpLocks[i] = new Object();
-        }
         double[] capacity = new double[servers.size()];
         java.util.Arrays.fill(capacity, config.balance().capacity());
         this.balancer = new Balancer<>(
@@ -133,6 +124,7 @@ final class BalancingServices implements AutoCloseable {
         this.loop = group.next();
         this.pool = new BackendPool(config, ring, loop, stats);
         this.homeWriter = new PassThroughHandler(pool, stats, PooledByteBufAllocator.DEFAULT);
+        this.link = new ReplicationLink(pool);
         int copies = config.balance().replicationFactor();
         if (copies > servers.size()) {
             throw new ConfigException("replication_factor: " + copies + " (expected: 1.." + servers.size()
@@ -141,6 +133,7 @@ final class BalancingServices implements AutoCloseable {
         for (KetamaRing.Server s : ring.servers()) {
             addresses.add(new java.net.InetSocketAddress(s.host(), s.port()));
         }
+        this.mover = new BucketMover(this.config, balancer, loop, pool, link, addresses, bucketInFlight);
         this.availability = copies == 1 ? null : new AvailabilityReplication(table, copies, loop, pool, addresses);
         if (availability == null) {
             balancer.setUp(b -> pool.backend(b).state().equals("up"));
@@ -205,6 +198,20 @@ final class BalancingServices implements AutoCloseable {
 
     void countShadowFallback() {
         shadowFallbacks.increment();
+    }
+
+    /** Phase 3's copier and migration writes. */
+    BucketMover mover() {
+        return mover;
+    }
+
+    /**
+     * Moves virtual {@code bucket} to {@code target} now ({@link BucketMover#migrate}).
+     *
+     * @return the copy's completion, or a future failed with {@link IllegalArgumentException} naming a bad argument
+     */
+    java.util.concurrent.CompletableFuture<Void> migrate(int bucket, int target) {
+        return mover.migrate(bucket, target);
     }
 
     void countMigrationFallbackRead() {
@@ -296,7 +303,7 @@ final class BalancingServices implements AutoCloseable {
                             m.from(),
                             m.to(),
                             String.format(Locale.ROOT, "%.1f", m.loadOpsPerSecond()));
-                    startCopier(balancer.migrationOf(m.bucket()), new java.util.concurrent.CompletableFuture<>());
+                    mover.start(balancer.migrationOf(m.bucket()), new java.util.concurrent.CompletableFuture<>());
                 }
             }
             for (ReplicationPlanner.Action<String> a : report.replication().actions()) {
@@ -325,7 +332,7 @@ final class BalancingServices implements AutoCloseable {
             return;
         }
         long version = dir.beginCopy(key);
-        readHome(a.home(), key, value -> {
+        link.readHome(a.home(), key, value -> {
             if (!dir.copyMayProceed(key, version)) {
                 copiesDropped.increment(); // a write began meanwhile; its own shadow update refreshes the shadow
                 value.release();
@@ -339,8 +346,8 @@ final class BalancingServices implements AutoCloseable {
     private void touch(ReplicationPlanner.Action<String> a) {
         touches.increment();
         String line = "mg " + shadowKey(a.key()) + " b T" + Math.max(1, a.ttlSeconds()) + "\r\n";
-        send(a.shadow(), ReplyFormat.META, line, null, r -> {
-            boolean hit = r != null && startsWith(r.bytes(), "HD");
+        link.send(a.shadow(), ReplyFormat.META, line, null, r -> {
+            boolean hit = r != null && ReplicationLink.startsWith(r.bytes(), "HD");
             if (r != null) {
                 r.release();
             }
@@ -405,7 +412,7 @@ final class BalancingServices implements AutoCloseable {
                 finishOne.run();
             }
         });
-        readHome(home, key, value -> {
+        link.readHome(home, key, value -> {
             for (int s : shadows) {
                 updateShadow(key, s, version, value.retainedDuplicate(), finishOne);
             }
@@ -443,8 +450,9 @@ final class BalancingServices implements AutoCloseable {
             data = value.data;
         }
         boolean homeFailed = value.failed;
-        send(shadow, ReplyFormat.META, line, data, r -> {
-            boolean ok = r != null && (startsWith(r.bytes(), "HD") || startsWith(r.bytes(), "NF"));
+        link.send(shadow, ReplyFormat.META, line, data, r -> {
+            boolean ok = r != null
+                    && (ReplicationLink.startsWith(r.bytes(), "HD") || ReplicationLink.startsWith(r.bytes(), "NF"));
             if (r != null) {
                 r.release();
             }
@@ -453,7 +461,7 @@ final class BalancingServices implements AutoCloseable {
             } else {
                 shadowUpdateFailures.increment();
                 if (!ok) {
-                    send(shadow, ReplyFormat.META, "md " + shadowKey(key) + " b\r\n", null, x -> {
+                    link.send(shadow, ReplyFormat.META, "md " + shadowKey(key) + " b\r\n", null, x -> {
                         if (x != null) {
                             x.release();
                         }
@@ -475,298 +483,6 @@ final class BalancingServices implements AutoCloseable {
         }
         lease = Math.max(1, lease);
         return itemTtl > 0 ? Math.min(lease, itemTtl) : lease;
-    }
-
-    private void readHome(int home, String key, Consumer<MetaValue> then) {
-        send(home, ReplyFormat.META, "mg " + MetaValue.base64(key) + " b v f t\r\n", null, r -> {
-            if (r == null) {
-                then.accept(MetaValue.FAILED);
-                return;
-            }
-            try {
-                then.accept(MetaValue.parse(r.bytes()));
-            } finally {
-                r.release();
-            }
-        });
-    }
-
-    private static boolean startsWith(ByteBuf b, String prefix) {
-        if (b.readableBytes() < prefix.length()) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length(); i++) {
-            if (b.getByte(b.readerIndex() + i) != prefix.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** One request on the replication thread's connection to {@code backend}; {@code then} gets null on failure. */
-    private void send(int backend, ReplyFormat format, String line, ByteBuf data, Consumer<BackendReply> then) {
-        pool.backend(backend).send(BackendCall.internal(format, line, data, then), 0);
-    }
-
-    // ---- Phase 3: bucket migration (BALANCE.md, "Phase 3"), driven on the replication thread ----
-
-    /**
-     * Moves virtual {@code bucket} to {@code target} now, as a planned Phase 3 move would (for operators, tests and the
-     * benchmark). The future completes when the background copy has finished and the old owner holds none of the
-     * bucket's keys; reads still fall back to it for {@code lb.fallback_epochs} epochs after that, then the migration
-     * is DONE ({@code balancer.migrationOf(bucket)} is null).
-     *
-     * @return the copy's completion, or a future failed with {@link IllegalArgumentException} naming a bad argument
-     */
-    java.util.concurrent.CompletableFuture<Void> migrate(int bucket, int target) {
-        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
-        loop.execute(() -> {
-            try {
-                startCopier(balancer.startMigration(bucket, target), done);
-            } catch (IllegalArgumentException e) {
-                done.completeExceptionally(e);
-            }
-        });
-        return done;
-    }
-
-    /** Replication thread: the copier of {@code m} on its own thread (metadump blocks). */
-    private void startCopier(
-            io.locus.memcached.balance.BucketMigration<String> m, java.util.concurrent.CompletableFuture<Void> done) {
-        migrationsStarted.increment();
-        Thread t = new Thread(() -> copyBucket(m, done), "locus-migrate-" + m.bucket());
-        t.setDaemon(true);
-        t.start();
-    }
-
-    /**
-     * Copier thread: waits until no request that chose the old owner before the migration began is in flight, then
-     * lists the old owner's keys ({@code lru_crawler metadump}) and moves those of the bucket, 256 at a time, pass after
-     * pass until a pass finds none left.
-     *
-     * <p>Why passes: a metadump is no snapshot. memcached's crawler skips an item whose lock a worker holds at that
-     * instant and misses items the LRU maintainer moves behind it, so under load a single pass leaves keys at the old
-     * owner; once the migration is DONE nobody reads them there and they are lost. Why no give-up: finishing with keys
-     * unlisted (a metadump that keeps failing, a request that chose the old owner still in flight) loses or rolls back
-     * values, while a migration that stays COPYING only keeps reading the old owner as a fallback.
-     */
-    private void copyBucket(
-            io.locus.memcached.balance.BucketMigration<String> m, java.util.concurrent.CompletableFuture<Void> done) {
-        long warnAt = System.nanoTime() + 10_000_000_000L;
-        while (bucketInFlight.get(m.bucket()) > 0) {
-            if (closed) {
-                return;
-            }
-            if (warnAt != 0 && System.nanoTime() > warnAt) {
-                LOG.warn(
-                        "moving virtual bucket {}: requests routed to backend {} before the move still in flight after 10 s;"
-                                + " the copy waits for them",
-                        m.bucket(),
-                        m.source());
-                warnAt = 0;
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
-        }
-        java.util.concurrent.Semaphore window = new java.util.concurrent.Semaphore(256);
-        VirtualBucketTable table = balancer.table();
-        int emptyPasses = 0;
-        for (int pass = 1; emptyPasses < 2; pass++) {
-            List<String> keys = metadumpUntilListed(m);
-            if (keys == null) {
-                return; // closed
-            }
-            int sent = 0;
-            for (String key : keys) {
-                if (key.startsWith(RESERVED_PREFIX)
-                        || table.bucketOf(key.getBytes(StandardCharsets.ISO_8859_1)) != m.bucket()) {
-                    continue;
-                }
-                long wait;
-                while ((wait = copyPaceNanos.get() - System.nanoTime()) > 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wait, 50_000_000L));
-                }
-                chargeCopy(key.length()); // every listed key: the value's bytes are charged once read
-                if (!m.mayCopyForward(key)) {
-                    continue; // written during the migration: that write deletes it at the old owner
-                }
-                window.acquireUninterruptibly();
-                sent++;
-                loop.execute(() -> moveKey(m, key, window::release));
-            }
-            window.acquireUninterruptibly(256);
-            window.release(256);
-            if (pass > 1 && sent > 0) {
-                LOG.info(
-                        "moving virtual bucket {}: pass {} found {} keys still at backend {}",
-                        m.bucket(),
-                        pass,
-                        sent,
-                        m.source());
-            }
-            // Two empty passes in a row: a key the crawler skipped once is unlikely to be skipped twice.
-            emptyPasses = sent == 0 ? emptyPasses + 1 : 0;
-            if (sent > 0 && pass >= 3) {
-                java.util.concurrent.locks.LockSupport.parkNanos(
-                        100_000_000L); // e.g. the new owner refuses: do not spin
-            }
-        }
-        loop.execute(() -> {
-            m.copyFinished();
-            migrationsCopied.increment();
-            LOG.info("virtual bucket {} copied from backend {} to {}", m.bucket(), m.source(), m.target());
-            done.complete(null);
-        });
-    }
-
-    /** The old owner's keys; retries (memcached runs one crawler request at a time) until listed; null once closed. */
-    private List<String> metadumpUntilListed(io.locus.memcached.balance.BucketMigration<String> m) {
-        for (int attempt = 1; !closed; attempt++) {
-            // One metadump per source at once from this proxy; the server's own crawler can still answer BUSY.
-            synchronized (metadumpLocks[m.source()]) {
-                try {
-                    return AvailabilityReplication.metadump(addresses.get(m.source()));
-                } catch (java.io.IOException | RuntimeException e) {
-                    if (attempt % 10 == 1) {
-                        LOG.warn(
-                                "moving virtual bucket {}: metadump of backend {} (attempt {}): {}; the bucket stays COPYING"
-                                        + " (reads fall back to it) until it works",
-                                m.bucket(),
-                                m.source(),
-                                attempt,
-                                e.toString());
-                    }
-                }
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(1000, 100L * attempt) * 1_000_000L);
-        }
-        return null;
-    }
-
-    private volatile boolean closed;
-
-    private static final String RESERVED_PREFIX = "__dlp:";
-    private final Object[] metadumpLocks;
-    /**
-     * {@code lb.copy_rate} for all copiers together: the time before which no further key may be dispatched. Each
-     * copied item pushes it forward by its size over the rate; the copiers wait for it, so the byte rate averaged over
-     * a migration stays at the configured rate.
-     */
-    private final java.util.concurrent.atomic.AtomicLong copyPaceNanos =
-            new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
-
-    private void chargeCopy(long bytes) {
-        long cost = (long) (bytes * 1e9 / config.copyRateBytesPerSecond());
-        copyPaceNanos.updateAndGet(t -> Math.max(t, System.nanoTime()) + cost);
-    }
-
-    /**
-     * Replication thread: {@code mg} at the old owner, add-only {@code ms ... ME} at the new one (a newer write there
-     * wins), and only once that landed {@code md} at the old owner, so a reader that misses at the new owner and then
-     * at the old one finds the key at the new owner on its retry. A key written meanwhile is skipped: its write copied
-     * it first and deleted it at the old owner. Copier and writes share this thread's one connection per backend, so
-     * memcached applies them in the order they were decided.
-     */
-    private void moveKey(io.locus.memcached.balance.BucketMigration<String> m, String key, Runnable done) {
-        if (!m.mayCopyForward(key)) {
-            migrationSkipped.increment();
-            done.run();
-            return;
-        }
-        String b64 = MetaValue.base64(key);
-        readHome(m.source(), key, v -> {
-            if (v.failed || v.data == null || !m.mayCopyForward(key)) {
-                v.release();
-                migrationSkipped.increment();
-                done.run();
-                return;
-            }
-            chargeCopy(v.data.readableBytes());
-            String line = "ms " + b64 + " " + v.data.readableBytes() + " b F" + v.flags + " T" + Math.max(0, v.ttl)
-                    + " ME\r\n";
-            send(m.target(), ReplyFormat.META, line, v.data, r -> {
-                boolean landed = r != null && (startsWith(r.bytes(), "HD") || startsWith(r.bytes(), "NS"));
-                if (r != null) {
-                    r.release();
-                }
-                if (!landed) { // the new owner failed: the key stays at the old one, read there while the bucket drains
-                    migrationSkipped.increment();
-                    done.run();
-                    return;
-                }
-                migratedKeys.increment();
-                send(m.source(), ReplyFormat.META, "md " + b64 + " b\r\n", null, x -> {
-                    if (x != null) {
-                        x.release();
-                    }
-                    done.run();
-                });
-            });
-        });
-    }
-
-    /**
-     * A write to a key of a migrating bucket, on the replication thread: unless the key was written before in this
-     * migration, its value is first copied from the old owner to the new one (add-only), so {@code add}, {@code
-     * append}, {@code incr}, {@code delete} and the like see it; then the client's command runs at the new owner, then
-     * the key is deleted at the old one; the client is answered after both, so a later read never finds an older value
-     * at the old owner.
-     */
-    void migrationWrite(
-            ProxyRequest pr,
-            String key,
-            io.locus.memcached.balance.BucketMigration<String> m,
-            EventLoop clientLoop,
-            ReplySink done) {
-        migrationWrites.increment();
-        io.locus.memcached.balance.BucketMigration.WriteRoute route = m.beginWrite(key, true);
-        Runnable apply = () ->
-                AvailabilityReplication.forward(pool, route.applyAt(), pr, 0, new AvailabilityReplication.Outcome() {
-                    @Override
-                    public void reply(ByteBuf bytes) {
-                        pr.request().release();
-                        if (route.invalidateAt() < 0) {
-                            clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
-                            return;
-                        }
-                        send(
-                                route.invalidateAt(),
-                                ReplyFormat.META,
-                                "md " + MetaValue.base64(key) + " b\r\n",
-                                null,
-                                x -> {
-                                    if (x != null) {
-                                        x.release();
-                                    }
-                                    clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
-                                });
-                    }
-
-                    @Override
-                    public void failed(String line) {
-                        pr.request().release();
-                        clientLoop.execute(() -> done.completeLine(line));
-                    }
-                });
-        if (!route.copyFirst()) {
-            apply.run();
-            return;
-        }
-        readHome(m.source(), key, v -> {
-            if (v.failed || v.data == null) {
-                v.release();
-                apply.run();
-                return;
-            }
-            String line = "ms " + MetaValue.base64(key) + " " + v.data.readableBytes() + " b F" + v.flags + " T"
-                    + Math.max(0, v.ttl) + " ME\r\n";
-            // Not awaited: the command that follows on the same connection sees its effect.
-            send(route.applyAt(), ReplyFormat.META, line, v.data, r -> {
-                if (r != null) {
-                    r.release();
-                }
-            });
-            apply.run();
-        });
     }
 
     /** {@code stats lb} lines (also part of plain {@code stats} and the Prometheus page). */
@@ -804,11 +520,7 @@ final class BalancingServices implements AutoCloseable {
         }
         m.put("lb:buckets_moved", String.valueOf(moved));
         m.put("lb:migrations_running", String.valueOf(running));
-        m.put("lb:migrations_started", String.valueOf(migrationsStarted.sum()));
-        m.put("lb:migrations_copied", String.valueOf(migrationsCopied.sum()));
-        m.put("lb:migrated_keys", String.valueOf(migratedKeys.sum()));
-        m.put("lb:migration_skipped", String.valueOf(migrationSkipped.sum()));
-        m.put("lb:migration_writes", String.valueOf(migrationWrites.sum()));
+        mover.statsLines(m);
         m.put("lb:migration_fallback_reads", String.valueOf(migrationFallbackReads.sum()));
         for (int b = 0; b < memory.length(); b++) {
             BackendMemory mem = memory.get(b);
@@ -837,7 +549,7 @@ final class BalancingServices implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
+        mover.close();
         ticker.cancel(false);
         if (memoryPoller != null) {
             memoryPoller.shutdownNow();
