@@ -585,15 +585,16 @@ final class BalancingHandler implements RequestHandler {
                 WriteTicket t = ticket;
                 ReplySink landed = services.writeHandedOver(key, reply);
                 services.loop()
-                        .execute(() -> services.versionedWrite(
-                                pr,
-                                key,
-                                t.version(),
-                                t.home(),
-                                t.shadows(),
-                                loop,
-                                landed,
-                                () -> services.inFlightWrites().decrementAndGet(stripe)));
+                        .execute(() -> services.shadows()
+                                .versionedWrite(
+                                        pr,
+                                        key,
+                                        t.version(),
+                                        t.home(),
+                                        t.shadows(),
+                                        loop,
+                                        landed,
+                                        () -> services.inFlightWrites().decrementAndGet(stripe)));
                 return;
             }
         }

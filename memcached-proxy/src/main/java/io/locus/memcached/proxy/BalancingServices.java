@@ -9,8 +9,6 @@ import io.locus.memcached.balance.ReplicationPlanner;
 import io.locus.memcached.balance.VirtualBucketTable;
 import io.locus.memcached.config.ConfigException;
 import io.locus.memcached.config.ProxyConfig;
-import io.locus.memcached.protocol.ReplyFormat;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -69,6 +67,7 @@ final class BalancingServices implements AutoCloseable {
     private final PassThroughHandler homeWriter;
     private final ReplicationLink link;
     private final BucketMover mover;
+    private final ShadowReplicator shadows;
     private final ScheduledFuture<?> ticker;
     private volatile Balancer.EpochReport<String> last;
     /** Replication for availability, or null when {@code replication_factor} is 1. */
@@ -77,13 +76,6 @@ final class BalancingServices implements AutoCloseable {
     private final LongAdder shadowReads = new LongAdder();
     private final LongAdder shadowFallbacks = new LongAdder();
     private final LongAdder readsBehindWrites = new LongAdder();
-    private final LongAdder versionedWrites = new LongAdder();
-    private final LongAdder shadowUpdateFailures = new LongAdder();
-    private final LongAdder copies = new LongAdder();
-    private final LongAdder copiesDropped = new LongAdder();
-    private final LongAdder copiesDeferred = new LongAdder();
-    private final LongAdder touches = new LongAdder();
-    private final LongAdder touchMisses = new LongAdder();
     /** Requests routed by a bucket's owner that are in flight, by bucket: a migration's copier waits for zero. */
     private final AtomicIntegerArray bucketInFlight;
 
@@ -133,6 +125,7 @@ final class BalancingServices implements AutoCloseable {
         for (KetamaRing.Server s : ring.servers()) {
             addresses.add(new java.net.InetSocketAddress(s.host(), s.port()));
         }
+        this.shadows = new ShadowReplicator(this.config, balancer, link, homeWriter, inFlightWrites);
         this.mover = new BucketMover(this.config, balancer, loop, pool, link, addresses, bucketInFlight);
         this.availability = copies == 1 ? null : new AvailabilityReplication(table, copies, loop, pool, addresses);
         if (availability == null) {
@@ -212,6 +205,11 @@ final class BalancingServices implements AutoCloseable {
      */
     java.util.concurrent.CompletableFuture<Void> migrate(int bucket, int target) {
         return mover.migrate(bucket, target);
+    }
+
+    /** Phase 1's copies, lease touches and writes to replicated keys. */
+    ShadowReplicator shadows() {
+        return shadows;
     }
 
     void countMigrationFallbackRead() {
@@ -308,181 +306,14 @@ final class BalancingServices implements AutoCloseable {
             }
             for (ReplicationPlanner.Action<String> a : report.replication().actions()) {
                 if (a.kind() == ReplicationPlanner.Kind.COPY) {
-                    copy(a);
+                    shadows.copy(a);
                 } else {
-                    touch(a);
+                    shadows.touch(a);
                 }
             }
         } catch (RuntimeException e) {
             LOG.warn("balancer epoch failed: {}", e.toString(), e);
         }
-    }
-
-    /** Phase 1 copy: {@code mg} at the home, then {@code ms} at the shadow if no write began meanwhile. */
-    private void copy(ReplicationPlanner.Action<String> a) {
-        String key = a.key();
-        ReplicaDirectory<String> dir = balancer.directory();
-        if (!dir.contains(key)) {
-            return;
-        }
-        if (inFlightWrites.get(stripeOf(key)) != 0) {
-            // A write that began before the key was replicated may not have reached the home: the copy could read the
-            // value it replaces. The shadow stays stale (unreadable); the next renewal copies again.
-            copiesDeferred.increment();
-            return;
-        }
-        long version = dir.beginCopy(key);
-        link.readHome(a.home(), key, value -> {
-            if (!dir.copyMayProceed(key, version)) {
-                copiesDropped.increment(); // a write began meanwhile; its own shadow update refreshes the shadow
-                value.release();
-                return;
-            }
-            copies.increment();
-            updateShadow(key, a.shadow(), version, value);
-        });
-    }
-
-    private void touch(ReplicationPlanner.Action<String> a) {
-        touches.increment();
-        String line = "mg " + shadowKey(a.key()) + " b T" + Math.max(1, a.ttlSeconds()) + "\r\n";
-        link.send(a.shadow(), ReplyFormat.META, line, null, r -> {
-            boolean hit = r != null && ReplicationLink.startsWith(r.bytes(), "HD");
-            if (r != null) {
-                r.release();
-            }
-            if (!hit) {
-                touchMisses.increment(); // evicted or the backend failed: stale until the next renewal re-copies it
-                balancer.directory().shadowFailed(a.key(), a.shadow());
-            }
-        });
-    }
-
-    /**
-     * A write to a replicated key, on the replication thread: the client's command at the home, then an {@code mg} at
-     * the home on the same connection (so it sees this write or a later one), then that value or its absence at every
-     * shadow. Replies go back to {@code done} on the client's thread: after the home ({@code async}) or after every
-     * copy ({@code sync}).
-     */
-    void versionedWrite(
-            ProxyRequest pr,
-            String key,
-            long version,
-            int home,
-            int[] shadows,
-            EventLoop clientLoop,
-            ReplySink done,
-            Runnable landed) {
-        versionedWrites.increment();
-        ProxyRequest onOneConnection = new ProxyRequest(pr.request(), pr.resolution(), pr.arrivalNanos(), 0);
-        long start = System.nanoTime();
-        int[] pending = {1 + shadows.length};
-        Object[] homeReply = new Object[1]; // ByteBuf, String (a line) or null (silent)
-        boolean sync = config.syncShadowUpdates();
-        Runnable finishOne = () -> {
-            if (--pending[0] == 0) {
-                landed.run();
-                if (sync) {
-                    deliver(homeReply[0], clientLoop, done);
-                }
-            }
-        };
-        homeWriter.handle(onOneConnection, new ReplySink() {
-            @Override
-            public void complete(ByteBuf reply) {
-                homeDone(reply);
-            }
-
-            @Override
-            public void completeLine(String line) {
-                homeDone(line);
-            }
-
-            @Override
-            public void completeSilently() {
-                homeDone(null);
-            }
-
-            private void homeDone(Object r) {
-                balancer.onCompletion(home, System.nanoTime() - start);
-                homeReply[0] = r;
-                if (!sync) {
-                    deliver(r, clientLoop, done);
-                }
-                finishOne.run();
-            }
-        });
-        link.readHome(home, key, value -> {
-            for (int s : shadows) {
-                updateShadow(key, s, version, value.retainedDuplicate(), finishOne);
-            }
-            value.release();
-        });
-    }
-
-    private static void deliver(Object r, EventLoop clientLoop, ReplySink done) {
-        clientLoop.execute(() -> {
-            if (r instanceof ByteBuf b) {
-                done.complete(b);
-            } else if (r instanceof String line) {
-                done.completeLine(line);
-            } else {
-                done.completeSilently();
-            }
-        });
-    }
-
-    private void updateShadow(String key, int shadow, long version, MetaValue value) {
-        updateShadow(key, shadow, version, value, () -> {});
-    }
-
-    /** Makes the shadow hold {@code value} (or nothing), then records the version it acknowledged. */
-    private void updateShadow(String key, int shadow, long version, MetaValue value, Runnable then) {
-        String line;
-        ByteBuf data = null;
-        if (value.failed) {
-            line = "md " + shadowKey(key) + " b\r\n"; // the home's state is unknown: make sure the shadow holds nothing
-        } else if (value.data == null) {
-            line = "md " + shadowKey(key) + " b\r\n";
-        } else {
-            line = "ms " + shadowKey(key) + " " + value.data.readableBytes() + " b F" + value.flags + " T"
-                    + shadowTtl(key, value.ttl) + "\r\n";
-            data = value.data;
-        }
-        boolean homeFailed = value.failed;
-        link.send(shadow, ReplyFormat.META, line, data, r -> {
-            boolean ok = r != null
-                    && (ReplicationLink.startsWith(r.bytes(), "HD") || ReplicationLink.startsWith(r.bytes(), "NF"));
-            if (r != null) {
-                r.release();
-            }
-            if (ok && !homeFailed) {
-                balancer.directory().shadowWritten(key, shadow, version);
-            } else {
-                shadowUpdateFailures.increment();
-                if (!ok) {
-                    link.send(shadow, ReplyFormat.META, "md " + shadowKey(key) + " b\r\n", null, x -> {
-                        if (x != null) {
-                            x.release();
-                        }
-                    });
-                }
-                balancer.directory().shadowFailed(key, shadow);
-            }
-            then.run();
-        });
-    }
-
-    /** Seconds a shadow item may live: the rest of the lease, and never longer than the item itself. */
-    private long shadowTtl(String key, long itemTtl) {
-        long lease;
-        try {
-            lease = (balancer.directory().leaseExpiresNanos(key) - System.nanoTime() + 999_999_999L) / 1_000_000_000L;
-        } catch (IllegalArgumentException e) { // the lease ended meanwhile: the copy lives one lease at most
-            lease = (long) Math.ceil(config.leaseP1Epochs() * config.epochSeconds());
-        }
-        lease = Math.max(1, lease);
-        return itemTtl > 0 ? Math.min(lease, itemTtl) : lease;
     }
 
     /** {@code stats lb} lines (also part of plain {@code stats} and the Prometheus page). */
@@ -503,13 +334,7 @@ final class BalancingServices implements AutoCloseable {
         m.put("lb:shadow_reads", String.valueOf(shadowReads.sum()));
         m.put("lb:shadow_fallbacks", String.valueOf(shadowFallbacks.sum()));
         m.put("lb:reads_behind_writes", String.valueOf(readsBehindWrites.sum()));
-        m.put("lb:versioned_writes", String.valueOf(versionedWrites.sum()));
-        m.put("lb:shadow_update_failures", String.valueOf(shadowUpdateFailures.sum()));
-        m.put("lb:copies", String.valueOf(copies.sum()));
-        m.put("lb:copies_dropped", String.valueOf(copiesDropped.sum()));
-        m.put("lb:copies_deferred", String.valueOf(copiesDeferred.sum()));
-        m.put("lb:touches", String.valueOf(touches.sum()));
-        m.put("lb:touch_misses", String.valueOf(touchMisses.sum()));
+        shadows.statsLines(m);
         m.put("lb:p3_triggers", String.valueOf(balancer.triggerCount(Phase.COORDINATED_MIGRATION)));
         int moved = 0;
         int running = 0;
