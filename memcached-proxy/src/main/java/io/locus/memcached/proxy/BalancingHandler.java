@@ -536,7 +536,7 @@ final class BalancingHandler implements RequestHandler {
             ReplySink reply,
             java.util.function.Function<ByteBuf, ByteBuf> answer) {
         long start = System.nanoTime();
-        String line = "mg " + BalancingServices.shadowKey(key) + " b" + (flags.isEmpty() ? "" : " " + flags) + "\r\n";
+        String line = "mg " + ShadowReplicator.shadowKey(key) + " b" + (flags.isEmpty() ? "" : " " + flags) + "\r\n";
         ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
         wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
         pool.backend(shadow)
@@ -574,7 +574,7 @@ final class BalancingHandler implements RequestHandler {
     }
 
     private void write(ProxyRequest pr, String key, ReplySink reply) {
-        int stripe = BalancingServices.stripeOf(key);
+        int stripe = ShadowReplicator.stripeOf(key);
         services.inFlightWrites().incrementAndGet(stripe);
         WriteTicket ticket;
         synchronized (services.order()) {

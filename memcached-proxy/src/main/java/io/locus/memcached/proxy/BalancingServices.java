@@ -41,7 +41,6 @@ import org.slf4j.LoggerFactory;
  */
 final class BalancingServices implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BalancingServices.class);
-    static final int STRIPES = 1024;
     private static final long TICK_MILLIS = 20;
 
     private final BalanceConfig config;
@@ -50,7 +49,7 @@ final class BalancingServices implements AutoCloseable {
     /** Held while a write takes its version and, for a replicated key, is handed to the replication thread. */
     private final Object order = new Object();
     /** Writes in flight, by key stripe: a copy waits while one may not have reached the home. */
-    private final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
+    private final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(ShadowReplicator.STRIPES);
     /**
      * Writes handed to this thread (to replicated keys, keys of migrating buckets, keys with availability copies) whose
      * client is not answered yet, by key. Why: such a write reaches its backends over this thread's connections, in
@@ -253,15 +252,6 @@ final class BalancingServices implements AutoCloseable {
         }
         readsBehindWrites.increment();
         return java.util.concurrent.CompletableFuture.allOf(all.toArray(new java.util.concurrent.CompletableFuture[0]));
-    }
-
-    static int stripeOf(String key) {
-        return (key.hashCode() & 0x7fffffff) % STRIPES;
-    }
-
-    /** The key a shadow backend stores a replica under, base64 for meta commands' {@code b} flag. */
-    static String shadowKey(String key) {
-        return MetaValue.base64(ReplicaDirectory.SHADOW_PREFIX + key);
     }
 
     /** Poller thread: every backend's {@code bytes} and {@code limit_maxbytes}, handed to the balancer's thread. */

@@ -39,7 +39,9 @@ final class BucketMover {
     private final LongAdder migrationWrites = new LongAdder();
     private volatile boolean closed;
 
-    private static final String RESERVED_PREFIX = BalancingHandler.RESERVED;
+    /** Client keys never start with it ({@code BalancingHandler} refuses them): the proxy's own items, not the bucket's. */
+    private static final String RESERVED_PREFIX = "__dlp:";
+
     private final Object[] metadumpLocks;
     /**
      * {@code lb.copy_rate} for all copiers together: the time before which no further key may be dispatched. Each

@@ -19,12 +19,15 @@ import java.util.concurrent.atomic.LongAdder;
  * thread's ordered connections ({@link ReplicationLink}). Replication thread only.
  */
 final class ShadowReplicator {
+    /** Stripes of the in-flight write counts. */
+    static final int STRIPES = 1024;
+
     private final BalanceConfig config;
     private final Balancer<String> balancer;
     private final ReplicationLink link;
     /** The pass-through over the replication thread's connections: a client's write runs at the home with it. */
     private final PassThroughHandler homeWriter;
-    /** Writes in flight, by key stripe ({@link BalancingServices#inFlightWrites}): a copy waits while one may not have reached the home. */
+    /** Writes in flight, by key stripe ({@link #stripeOf}): a copy waits while one may not have reached the home. */
     private final AtomicIntegerArray inFlightWrites;
 
     private final LongAdder versionedWrites = new LongAdder();
@@ -55,7 +58,7 @@ final class ShadowReplicator {
         if (!dir.contains(key)) {
             return;
         }
-        if (inFlightWrites.get(BalancingServices.stripeOf(key)) != 0) {
+        if (inFlightWrites.get(stripeOf(key)) != 0) {
             // A write that began before the key was replicated may not have reached the home: the copy could read the
             // value it replaces. The shadow stays stale (unreadable); the next renewal copies again.
             copiesDeferred.increment();
@@ -75,7 +78,7 @@ final class ShadowReplicator {
 
     void touch(ReplicationPlanner.Action<String> a) {
         touches.increment();
-        String line = "mg " + BalancingServices.shadowKey(a.key()) + " b T" + Math.max(1, a.ttlSeconds()) + "\r\n";
+        String line = "mg " + shadowKey(a.key()) + " b T" + Math.max(1, a.ttlSeconds()) + "\r\n";
         link.send(a.shadow(), ReplyFormat.META, line, null, r -> {
             boolean hit = r != null && ReplicationLink.startsWith(r.bytes(), "HD");
             if (r != null) {
@@ -171,13 +174,12 @@ final class ShadowReplicator {
         String line;
         ByteBuf data = null;
         if (value.failed) {
-            line = "md " + BalancingServices.shadowKey(key)
-                    + " b\r\n"; // the home's state is unknown: make sure the shadow holds nothing
+            line = "md " + shadowKey(key) + " b\r\n"; // the home's state is unknown: make sure the shadow holds nothing
         } else if (value.data == null) {
-            line = "md " + BalancingServices.shadowKey(key) + " b\r\n";
+            line = "md " + shadowKey(key) + " b\r\n";
         } else {
-            line = "ms " + BalancingServices.shadowKey(key) + " " + value.data.readableBytes() + " b F" + value.flags
-                    + " T" + shadowTtl(key, value.ttl) + "\r\n";
+            line = "ms " + shadowKey(key) + " " + value.data.readableBytes() + " b F" + value.flags + " T"
+                    + shadowTtl(key, value.ttl) + "\r\n";
             data = value.data;
         }
         boolean homeFailed = value.failed;
@@ -192,12 +194,11 @@ final class ShadowReplicator {
             } else {
                 shadowUpdateFailures.increment();
                 if (!ok) {
-                    link.send(
-                            shadow, ReplyFormat.META, "md " + BalancingServices.shadowKey(key) + " b\r\n", null, x -> {
-                                if (x != null) {
-                                    x.release();
-                                }
-                            });
+                    link.send(shadow, ReplyFormat.META, "md " + shadowKey(key) + " b\r\n", null, x -> {
+                        if (x != null) {
+                            x.release();
+                        }
+                    });
                 }
                 balancer.directory().shadowFailed(key, shadow);
             }
@@ -215,6 +216,15 @@ final class ShadowReplicator {
         }
         lease = Math.max(1, lease);
         return itemTtl > 0 ? Math.min(lease, itemTtl) : lease;
+    }
+
+    static int stripeOf(String key) {
+        return (key.hashCode() & 0x7fffffff) % STRIPES;
+    }
+
+    /** The key a shadow backend stores a replica under, base64 for meta commands' {@code b} flag. */
+    static String shadowKey(String key) {
+        return MetaValue.base64(ReplicaDirectory.SHADOW_PREFIX + key);
     }
 
     /** {@code stats lb} lines of Phase 1's work on the replication thread. */
