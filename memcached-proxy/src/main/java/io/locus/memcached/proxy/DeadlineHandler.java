@@ -53,10 +53,9 @@ final class DeadlineHandler implements RequestHandler {
     private final ProxyStats stats;
     private final List<DeadlineScheduler<Pending>> schedulers = new ArrayList<>();
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
-    /** Per client connection: per backend, the last absolute deadline of any ticket [2b] and of a write [2b+1]. */
-    private final Map<Long, long[]> lastDeadlines = new java.util.HashMap<>();
+    /** Keeps one client connection's requests to a backend in order through the schedulers. */
+    private final ConnectionOrder order;
 
-    private int sweepAt = 4096;
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
 
     /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
@@ -69,6 +68,7 @@ final class DeadlineHandler implements RequestHandler {
         this.services = services;
         this.cache = services.cache();
         this.stats = services.stats();
+        this.order = new ConnectionOrder(services.ring().servers().size());
         TicketListener<Pending> listener = new TicketListener<>() {
             @Override
             public void dispatch(Ticket<Pending> ticket) {
@@ -91,15 +91,6 @@ final class DeadlineHandler implements RequestHandler {
         return schedulers.get(index);
     }
 
-    /** Per client connection with tickets waiting in a queue: their count, and requests that must wait for them. */
-    private static final class Connection {
-        int queued;
-        final java.util.ArrayDeque<Runnable> deferred = new java.util.ArrayDeque<>();
-        final java.util.ArrayDeque<Boolean> deferredBypass = new java.util.ArrayDeque<>();
-    }
-
-    private final Map<Long, Connection> connections = new java.util.HashMap<>();
-
     /**
      * A request that does not go through a scheduler ({@code flush_all}, a multi-get over several backends without the
      * cache, a base64 meta key) would overtake its connection's queued requests; it waits until they are dispatched,
@@ -107,14 +98,9 @@ final class DeadlineHandler implements RequestHandler {
      */
     @Override
     public void handle(ProxyRequest pr, ReplySink clientSink) {
-        Connection c = connections.get(pr.connectionId());
-        boolean bypass = bypassesSchedulers(pr);
-        if (c != null && (!c.deferred.isEmpty() || (bypass && c.queued > 0))) {
-            c.deferred.add(() -> process(pr, clientSink));
-            c.deferredBypass.add(bypass);
-            return;
+        if (!order.deferred(pr.connectionId(), bypassesSchedulers(pr), () -> process(pr, clientSink))) {
+            process(pr, clientSink);
         }
-        process(pr, clientSink);
     }
 
     private boolean bypassesSchedulers(ProxyRequest pr) {
@@ -125,23 +111,6 @@ final class DeadlineHandler implements RequestHandler {
             case META -> pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b');
             default -> false;
         };
-    }
-
-    private void queuedOn(long connectionId) {
-        connections.computeIfAbsent(connectionId, id -> new Connection()).queued++;
-    }
-
-    /** One of the connection's tickets left the queue: run what waited for the queue to empty, in order. */
-    private void dequeuedOn(long connectionId) {
-        Connection c = connections.get(connectionId);
-        c.queued--;
-        while (!c.deferred.isEmpty() && !(c.deferredBypass.peek() && c.queued > 0)) {
-            c.deferredBypass.poll();
-            c.deferred.poll().run();
-        }
-        if (c.queued == 0 && c.deferred.isEmpty()) {
-            connections.remove(connectionId);
-        }
     }
 
     private void process(ProxyRequest pr, ReplySink clientSink) {
@@ -226,8 +195,7 @@ final class DeadlineHandler implements RequestHandler {
      * (per-connection order).
      */
     private int readBackend(ProxyRequest pr, int[] copies) {
-        Connection waiting = connections.get(pr.connectionId());
-        if (copies.length == 1 || !services.scheduling() || (waiting != null && waiting.queued > 0)) {
+        if (copies.length == 1 || !services.scheduling() || order.hasQueued(pr.connectionId())) {
             return copies[0];
         }
         List<Integer> all = new ArrayList<>(copies.length);
@@ -287,63 +255,6 @@ final class DeadlineHandler implements RequestHandler {
     }
 
     /**
-     * The ticket for a request to {@code backend}. EDF may reorder requests of different connections, never those of
-     * one connection to one backend (memcached's per-connection order: a read pipelined behind a write sees it): a read
-     * gets at least the absolute deadline of the connection's last write there, a write at least that of the
-     * connection's last request there, while one of the connection's requests is still queued. Admission then judges such a read against the raised deadline; its met/missed
-     * count uses the client's own.
-     */
-    private TicketRequest ticketRequest(ProxyRequest pr, TicketRequest.Kind kind, int backend) {
-        Deadline d = pr.resolution().deadline();
-        long nanos = d.microsOr(services.nominalMicros()) * 1000;
-        long at = pr.arrivalNanos() + nanos;
-        long[] last = lastDeadlines.computeIfAbsent(pr.connectionId(), id -> {
-            long[] a = new long[2 * schedulers.size()];
-            java.util.Arrays.fill(a, NONE);
-            return a;
-        });
-        long floor = kind == TicketRequest.Kind.WRITE ? last[2 * backend] : last[2 * backend + 1];
-        // Only a request of this connection still waiting in a scheduler queue can be overtaken; with none waiting,
-        // every
-        // earlier request is already on its backend connection, ahead of this one. Raising the deadline anyway made a
-        // best-effort write (nominal 1 s) lift every later read of its connection to 1 s for a second, so admission
-        // judged those reads against the wrong deadline and let through reads that could not make their own.
-        Connection waiting = connections.get(pr.connectionId());
-        if (floor != NONE && floor - at > 0 && waiting != null && waiting.queued > 0) {
-            at = floor;
-            nanos = at - pr.arrivalNanos();
-        }
-        last[2 * backend] = later(last[2 * backend], at);
-        if (kind == TicketRequest.Kind.WRITE) {
-            last[2 * backend + 1] = later(last[2 * backend + 1], at);
-        }
-        if (lastDeadlines.size() > sweepAt) {
-            forgetPastDeadlines();
-            sweepAt = Math.max(4096, 2 * lastDeadlines.size()); // amortized: a sweep per doubling, not per request
-        }
-        return new TicketRequest(pr.resolution().tenant(), kind, !d.bestEffort(), pr.arrivalNanos(), nanos);
-    }
-
-    private static final long NONE = Long.MIN_VALUE;
-
-    private static long later(long a, long b) {
-        return a == NONE || b - a > 0 ? b : a;
-    }
-
-    /** Drops connections whose last deadlines have all passed: they can no longer raise a new ticket's. */
-    private void forgetPastDeadlines() {
-        long now = System.nanoTime();
-        lastDeadlines.values().removeIf(last -> {
-            for (long at : last) {
-                if (at != NONE && at - now > 0) {
-                    return false;
-                }
-            }
-            return true;
-        });
-    }
-
-    /**
      * Sends a client request to its backend through the scheduler; {@code invalidate} are the cache keys the request
      * writes (dropped before sending and after the reply).
      */
@@ -371,26 +282,34 @@ final class DeadlineHandler implements RequestHandler {
         }
         boolean meta = pr.request().command().isMeta();
         boolean quiet = pr.request().quiet();
-        submit(pr, backend, routed, ticketRequest(pr, kind, backend), target, sink.counters(), false, (reason, est) -> {
-            sink.markRejected(true);
-            if (meta) {
-                if (services.metaRejectAsError()
-                        || reason == RejectReason.TENANT_QUOTA
-                        || reason == RejectReason.DEADLINE_EXCEEDED) {
-                    sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
-                } else if (quiet) {
-                    sink.completeSilently();
-                } else {
-                    sink.completeLine("EN");
-                }
-            } else if (services.classicRejectAsError()
-                    && reason != RejectReason.DEADLINE_EXCEEDED
-                    && reason != RejectReason.TENANT_QUOTA) {
-                sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
-            } else {
-                sink.completeLine("END");
-            }
-        });
+        submit(
+                pr,
+                backend,
+                routed,
+                order.ticketRequest(pr, kind, backend, services.nominalMicros()),
+                target,
+                sink.counters(),
+                false,
+                (reason, est) -> {
+                    sink.markRejected(true);
+                    if (meta) {
+                        if (services.metaRejectAsError()
+                                || reason == RejectReason.TENANT_QUOTA
+                                || reason == RejectReason.DEADLINE_EXCEEDED) {
+                            sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
+                        } else if (quiet) {
+                            sink.completeSilently();
+                        } else {
+                            sink.completeLine("EN");
+                        }
+                    } else if (services.classicRejectAsError()
+                            && reason != RejectReason.DEADLINE_EXCEEDED
+                            && reason != RejectReason.TENANT_QUOTA) {
+                        sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
+                    } else {
+                        sink.completeLine("END");
+                    }
+                });
     }
 
     /** How a caller answers a request the scheduler refused or dropped; {@code est} in µs from now. */
@@ -431,7 +350,7 @@ final class DeadlineHandler implements RequestHandler {
         if (d.ticket().state() == Ticket.State.QUEUED) {
             p.queued = true;
             counters.queued.incrementAndGet();
-            queuedOn(pr.connectionId());
+            order.queued(pr.connectionId());
         }
     }
 
@@ -458,7 +377,7 @@ final class DeadlineHandler implements RequestHandler {
         if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
             p.queued = true;
             counters.queued.incrementAndGet();
-            queuedOn(copy.connectionId());
+            order.queued(copy.connectionId());
         }
     }
 
@@ -512,7 +431,7 @@ final class DeadlineHandler implements RequestHandler {
             if (queued) {
                 queued = false;
                 counters.queued.decrementAndGet();
-                dequeuedOn(pr.connectionId());
+                order.dequeued(pr.connectionId());
             }
         }
 
@@ -574,7 +493,7 @@ final class DeadlineHandler implements RequestHandler {
         long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
         int[] copies = backends.readCopies(key);
         int backend = copies == null ? services.ring().serverFor(k) : readBackend(fr, copies);
-        TicketRequest tr = ticketRequest(fr, TicketRequest.Kind.READ, backend);
+        TicketRequest tr = order.ticketRequest(fr, TicketRequest.Kind.READ, backend, services.nominalMicros());
         FillInFlight self = new FillInFlight(version, fillDeadline(d, tr));
         if (running == null || running.version() != version || !running.dueNoLaterThan(self.deadlineNanos())) {
             fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
