@@ -4,7 +4,6 @@ import io.locus.memcached.config.Listener;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.RequestError;
-import io.locus.memcached.stats.StatsGroups;
 import io.locus.memcached.stats.StatsTable;
 import io.locus.memcached.tenant.AuthFile;
 import io.locus.memcached.tenant.Deadline;
@@ -20,7 +19,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -323,93 +321,12 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     private ByteBuf stats(List<String> args) {
-        StringBuilder sb = new StringBuilder();
-        if (args.isEmpty()) {
-            appendLines(sb, shared.table().all());
-        } else if (args.equals(List.of("backends"))) {
-            BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
-            for (int i = 0; i < pool.size(); i++) {
-                Backend b = pool.backend(i);
-                sb.append("STAT backend:").append(i).append(":addr ").append(b).append("\r\n");
-                sb.append("STAT backend:")
-                        .append(i)
-                        .append(":state ")
-                        .append(b.state())
-                        .append("\r\n");
-                sb.append("STAT backend:")
-                        .append(i)
-                        .append(":outstanding ")
-                        .append(b.outstanding())
-                        .append("\r\n");
-                schedulerLines(sb, i);
-            }
-        } else if (args.equals(List.of("tenants"))) {
-            appendLines(sb, StatsGroups.tenants(shared.table().group(StatsTable.DEADLINE)));
-        } else if (args.equals(List.of("deadline"))) {
-            if (handler instanceof DeadlineHandler) {
-                appendLines(sb, StatsGroups.deadline(shared.table().group(StatsTable.DEADLINE)));
-                BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
-                for (int i = 0; i < pool.size(); i++) {
-                    schedulerLines(sb, i);
-                }
-            } else {
-                sb.append("STAT mode pass_through\r\n");
-            }
-        } else if (args.equals(List.of("lb"))) {
-            appendLines(sb, shared.table().group(StatsTable.LB));
-        } else {
+        String text = StatsCommand.reply(
+                args, shared.table(), () -> shared.pools().apply(ctx.channel().eventLoop()), handler);
+        if (text == null) {
             return line("ERROR");
         }
-        sb.append("END\r\n");
-        return ctx.alloc().buffer(sb.length()).writeBytes(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
-    }
-
-    private static void appendLines(StringBuilder sb, Map<String, String> lines) {
-        lines.forEach(
-                (k, v) -> sb.append("STAT ").append(k).append(' ').append(v).append("\r\n"));
-    }
-
-    /** This I/O thread's scheduler of backend {@code i}, if the deadline path runs. */
-    private void schedulerLines(StringBuilder sb, int i) {
-        if (handler instanceof DeadlineHandler dh) {
-            io.locus.memcached.schedule.DeadlineScheduler<?> s = dh.scheduler(i);
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":queue ")
-                    .append(s.queueLength())
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":inflight ")
-                    .append(s.inflight())
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":service_mean_us ")
-                    .append((long) s.admission().model().meanNanos() / 1000)
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":service_quantile_us ")
-                    .append(s.admission().model().quantileNanos() / 1000)
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":kappa ")
-                    .append(String.format(
-                            java.util.Locale.ROOT, "%.3f", s.admission().kappa()))
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":deadlines_met ")
-                    .append(s.admission().totalMet())
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":deadlines_missed ")
-                    .append(s.admission().totalMissed())
-                    .append("\r\n");
-        }
+        return ctx.alloc().buffer(text.length()).writeBytes(text.getBytes(StandardCharsets.ISO_8859_1));
     }
 
     /** {@code dlctx [tenant=<id>] [deadline=<L syntax>] [reset]}: per-connection defaults, never forwarded. */
