@@ -6,12 +6,10 @@ import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.RequestError;
 import io.locus.memcached.stats.StatsTable;
 import io.locus.memcached.tenant.AuthFile;
-import io.locus.memcached.tenant.Deadline;
 import io.locus.memcached.tenant.HintException;
 import io.locus.memcached.tenant.Resolution;
 import io.locus.memcached.tenant.Session;
 import io.locus.memcached.tenant.TenantResolver;
-import io.locus.memcached.tenant.TenantSpec;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -278,22 +276,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 : req.args().subList(first, req.args().size());
     }
 
-    /** memcached's text auth: the first command must be {@code set <any> <flags> <exptime> <n>} with "user pass". */
     private void authenticate(MemcachedRequest req, Slot slot) {
         try {
-            if (req.command() != Command.SET) {
-                slot.completeLine("CLIENT_ERROR unauthenticated");
-                return;
-            }
-            String[] userPass =
-                    req.data().toString(StandardCharsets.UTF_8).trim().split(" ", 2);
-            if (userPass.length == 2 && shared.auth().check(userPass[0], userPass[1])) {
-                session.authenticated(userPass[0]);
-                slot.completeLine("STORED");
-            } else {
-                shared.stats().increment(ProxyStats.Counter.AUTH_FAILURES);
-                slot.completeLine("CLIENT_ERROR authentication failure");
-            }
+            slot.completeLine(SessionCommands.authenticate(req, session, shared.auth(), shared.stats()));
         } finally {
             req.release();
         }
@@ -315,7 +300,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 slot.completeSilently();
             }
             case STATS -> slot.complete(stats(req.args()));
-            case DLCTX -> slot.completeLine(dlctx(req.args()));
+            case DLCTX ->
+                slot.completeLine(SessionCommands.dlctx(
+                        req.args(), session, shared.resolver().get()));
             default -> throw new IllegalStateException("not a local command: " + req.command());
         }
     }
@@ -327,37 +314,6 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             return line("ERROR");
         }
         return ctx.alloc().buffer(text.length()).writeBytes(text.getBytes(StandardCharsets.ISO_8859_1));
-    }
-
-    /** {@code dlctx [tenant=<id>] [deadline=<L syntax>] [reset]}: per-connection defaults, never forwarded. */
-    private String dlctx(List<String> args) {
-        String tenant = session.contextTenant();
-        Deadline deadline = session.contextDeadline();
-        for (String a : args) {
-            if (a.equals("reset")) {
-                tenant = null;
-                deadline = null;
-            } else if (a.startsWith("tenant=") && TenantSpec.isValidId(a.substring(7))) {
-                tenant = a.substring(7);
-                if (session.user() != null) {
-                    try {
-                        shared.resolver().get().checkAllowed(session.user(), tenant);
-                    } catch (HintException e) {
-                        return e.replyLine();
-                    }
-                }
-            } else if (a.startsWith("deadline=")) {
-                try {
-                    deadline = Deadline.parse(a.substring(9));
-                } catch (IllegalArgumentException e) {
-                    return Deadline.BAD_TOKEN;
-                }
-            } else {
-                return "CLIENT_ERROR bad command line format";
-            }
-        }
-        session.context(tenant, deadline);
-        return "OK";
     }
 
     private ByteBuf line(String line) {
