@@ -19,7 +19,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -51,10 +50,12 @@ final class DeadlineHandler implements RequestHandler {
     private final DeadlineServices services;
     private final LocalCache cache;
     private final ProxyStats stats;
-    private final List<DeadlineScheduler<Pending>> schedulers = new ArrayList<>();
+    private final List<DeadlineScheduler<ScheduledRequest>> schedulers = new ArrayList<>();
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
     /** Keeps one client connection's requests to a backend in order through the schedulers. */
     private final ConnectionOrder order;
+    /** What a scheduled request needs when its ticket is dispatched or expires. */
+    private final ScheduledRequest.Host host;
 
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
 
@@ -69,14 +70,15 @@ final class DeadlineHandler implements RequestHandler {
         this.cache = services.cache();
         this.stats = services.stats();
         this.order = new ConnectionOrder(services.ring().servers().size());
-        TicketListener<Pending> listener = new TicketListener<>() {
+        this.host = new ScheduledRequest.Host(backends, stats, order);
+        TicketListener<ScheduledRequest> listener = new TicketListener<>() {
             @Override
-            public void dispatch(Ticket<Pending> ticket) {
+            public void dispatch(Ticket<ScheduledRequest> ticket) {
                 ticket.payload().dispatch(ticket);
             }
 
             @Override
-            public void expired(Ticket<Pending> ticket) {
+            public void expired(Ticket<ScheduledRequest> ticket) {
                 ticket.payload().expired();
             }
         };
@@ -203,7 +205,7 @@ final class DeadlineHandler implements RequestHandler {
             all.add(c);
         }
         List<Integer> two = ReplicaChoice.pickTwo(all, random);
-        List<DeadlineScheduler<Pending>> candidates = new ArrayList<>(two.size());
+        List<DeadlineScheduler<ScheduledRequest>> candidates = new ArrayList<>(two.size());
         for (int b : two) {
             candidates.add(schedulers.get(b));
         }
@@ -214,7 +216,7 @@ final class DeadlineHandler implements RequestHandler {
                 !d.bestEffort(),
                 pr.arrivalNanos(),
                 d.microsOr(services.nominalMicros()) * 1000);
-        ReplicaChoice.Choice<Pending> choice = ReplicaChoice.choose(candidates, tr);
+        ReplicaChoice.Choice<ScheduledRequest> choice = ReplicaChoice.choose(candidates, tr);
         return choice.index() >= 0 ? two.get(choice.index()) : copies[0];
     }
 
@@ -312,12 +314,6 @@ final class DeadlineHandler implements RequestHandler {
                 });
     }
 
-    /** How a caller answers a request the scheduler refused or dropped; {@code est} in µs from now. */
-    @FunctionalInterface
-    private interface Refusal {
-        void refused(RejectReason reason, long estimateMicros);
-    }
-
     /** {@code routed}: send to {@code backend} even if it holds a copy rather than the owner's item. */
     private void submit(
             ProxyRequest pr,
@@ -327,7 +323,7 @@ final class DeadlineHandler implements RequestHandler {
             ReplySink target,
             TenantMetrics.Counters counters,
             boolean internal,
-            Refusal refusal) {
+            ScheduledRequest.Refusal refusal) {
         if (!services.scheduling()) {
             // DLC alone: in arrival order straight to the backend connection, nothing refused, nothing reordered.
             backends.handle(pr, target);
@@ -336,9 +332,10 @@ final class DeadlineHandler implements RequestHandler {
             }
             return;
         }
-        DeadlineScheduler<Pending> scheduler = schedulers.get(backend);
-        Pending p = new Pending(scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
-        Decision<Pending> d = scheduler.offer(tr, p);
+        DeadlineScheduler<ScheduledRequest> scheduler = schedulers.get(backend);
+        ScheduledRequest p =
+                new ScheduledRequest(host, scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
+        Decision<ScheduledRequest> d = scheduler.offer(tr, p);
         if (!d.admitted()) {
             counters.rejected.increment();
             backends.refusedRead(pr); // only reads are ever refused: writes are best-effort
@@ -372,8 +369,9 @@ final class DeadlineHandler implements RequestHandler {
         pr.request().retain();
         ProxyRequest copy = new ProxyRequest(pr.request(), pr.resolution(), System.nanoTime(), pr.connectionId());
         TicketRequest be = TicketRequest.bestEffortRead(tr.tenant(), copy.arrivalNanos(), TicketRequest.NO_DEADLINE);
-        Pending p = new Pending(schedulers.get(backend), copy, -1, DISCARD, counters, true, (r, est) -> {});
-        Decision<Pending> d = schedulers.get(backend).offer(be, p);
+        ScheduledRequest p =
+                new ScheduledRequest(host, schedulers.get(backend), copy, -1, DISCARD, counters, true, (r, est) -> {});
+        Decision<ScheduledRequest> d = schedulers.get(backend).offer(be, p);
         if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
             p.queued = true;
             counters.queued.incrementAndGet();
@@ -396,72 +394,6 @@ final class DeadlineHandler implements RequestHandler {
         @Override
         public void completeSilently() {}
     };
-
-    /** A request waiting for, or holding, a ticket at one backend. */
-    private final class Pending {
-        final DeadlineScheduler<Pending> scheduler;
-        final ProxyRequest pr;
-        /** The copy chosen for a routed read, or -1: the handler below places the request. */
-        final int routedTo;
-
-        final ReplySink target;
-        final TenantMetrics.Counters counters;
-        final boolean internal;
-        final Refusal refusal;
-        boolean queued;
-
-        Pending(
-                DeadlineScheduler<Pending> scheduler,
-                ProxyRequest pr,
-                int routedTo,
-                ReplySink target,
-                TenantMetrics.Counters counters,
-                boolean internal,
-                Refusal refusal) {
-            this.scheduler = scheduler;
-            this.pr = pr;
-            this.routedTo = routedTo;
-            this.target = target;
-            this.counters = counters;
-            this.internal = internal;
-            this.refusal = refusal;
-        }
-
-        private void dequeued() {
-            if (queued) {
-                queued = false;
-                counters.queued.decrementAndGet();
-                order.dequeued(pr.connectionId());
-            }
-        }
-
-        void dispatch(Ticket<Pending> ticket) {
-            boolean[] released = {false};
-            ReplySink done = ReplySink.after(target, () -> {
-                if (!released[0]) {
-                    released[0] = true;
-                    scheduler.complete(ticket);
-                }
-            });
-            if (routedTo >= 0) {
-                backends.handleAt(pr, done, routedTo);
-            } else {
-                backends.handle(pr, done);
-            }
-            if (internal) {
-                stats.decrement(ProxyStats.Counter.META_REQUESTS); // a fill is not a client's meta request
-            }
-            dequeued(); // after the write above: what waited for this connection's queue must follow it
-        }
-
-        void expired() {
-            dequeued();
-            backends.refusedRead(pr);
-            pr.request().release();
-            counters.rejected.increment();
-            refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
-        }
-    }
 
     /** Fills in flight on this I/O thread, by key. */
     private final Map<String, FillInFlight> fills = new java.util.HashMap<>();
@@ -609,7 +541,7 @@ final class DeadlineHandler implements RequestHandler {
         List<String> keys = pr.request().keys();
         pr.request().release();
         stats.add(ProxyStats.Counter.CMD_GET, keys.size());
-        ClassicGet g = new ClassicGet(keys, sink);
+        ClassicGet g = new ClassicGet(keys, sink, stats, services.classicRejectAsError());
         long deadline = cacheDeadline(pr);
         for (int i = 0; i < keys.size(); i++) {
             CachedItem item = cache.get(
@@ -630,67 +562,6 @@ final class DeadlineHandler implements RequestHandler {
         }
         for (Map.Entry<String, List<Integer>> e : new ArrayList<>(g.missing.entrySet())) {
             fill(e.getKey(), pr, sink.counters(), r -> g.arrived(e.getValue(), r));
-        }
-    }
-
-    private final class ClassicGet {
-        final List<String> keys;
-        final MeteredSink sink;
-        final byte[][] values;
-        final int[] flags;
-        final Map<String, List<Integer>> missing = new LinkedHashMap<>();
-        int pending;
-        String failure;
-        FillResult refusal;
-
-        ClassicGet(List<String> keys, MeteredSink sink) {
-            this.keys = keys;
-            this.sink = sink;
-            this.values = new byte[keys.size()][];
-            this.flags = new int[keys.size()];
-        }
-
-        void arrived(List<Integer> indexes, FillResult r) {
-            if (r.hit()) {
-                for (int i : indexes) {
-                    values[i] = r.value();
-                    flags[i] = r.clientFlags();
-                }
-            } else if (r.failure() != null && failure == null) {
-                failure = r.failure();
-            } else if (r.refusal() != null && refusal == null) {
-                refusal = r;
-            }
-            if (--pending == 0) {
-                finish();
-            }
-        }
-
-        void finish() {
-            // A key whose fill failed is not a miss: like memcached when a multi-get fails, the whole get answers
-            // the error line, and the client retries it.
-            if (failure != null) {
-                sink.completeLine(failure);
-                return;
-            }
-            if (refusal != null) {
-                sink.markRejected(true);
-                if (services.classicRejectAsError()
-                        && refusal.refusal() != RejectReason.DEADLINE_EXCEEDED
-                        && refusal.refusal() != RejectReason.TENANT_QUOTA) {
-                    sink.completeLine("SERVER_ERROR " + refusal.refusal().serverErrorText(refusal.estimateMicros()));
-                    return;
-                }
-            }
-            int hits = 0;
-            for (byte[] v : values) {
-                if (v != null) {
-                    hits++;
-                }
-            }
-            stats.add(ProxyStats.Counter.GET_HITS, hits);
-            stats.add(ProxyStats.Counter.GET_MISSES, keys.size() - hits);
-            sink.complete(ReplyWriter.values(alloc, keys, values, flags));
         }
     }
 }
