@@ -10,7 +10,6 @@ import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import java.nio.charset.StandardCharsets;
@@ -281,17 +280,7 @@ final class BalancingHandler implements RequestHandler {
             }
             services.stats().increment(ProxyStats.Counter.CMD_GET);
             services.stats().increment(ProxyStats.Counter.GET_HITS);
-            String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes() + "\r\n";
-            CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
-            out.addComponent(
-                    true,
-                    PooledByteBufAllocator.DEFAULT
-                            .buffer(head.length())
-                            .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
-            out.addComponent(true, v.data);
-            out.addComponent(
-                    true, PooledByteBufAllocator.DEFAULT.buffer(END.length).writeBytes(END));
-            return out;
+            return v.valueBlock(key, null, END);
         });
     }
 

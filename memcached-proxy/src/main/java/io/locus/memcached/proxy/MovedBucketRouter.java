@@ -18,6 +18,7 @@ import java.util.List;
  * itself is the {@link BucketMigration}'s decision.
  */
 final class MovedBucketRouter {
+    private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] END = "\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final BalancingServices services;
@@ -204,22 +205,7 @@ final class MovedBucketRouter {
                                 }
                                 services.stats().increment(ProxyStats.Counter.CMD_GET);
                                 services.stats().increment(ProxyStats.Counter.GET_HITS);
-                                String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes()
-                                        + (cas == null ? "" : " " + cas) + "\r\n";
-                                CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
-                                out.addComponent(
-                                        true,
-                                        PooledByteBufAllocator.DEFAULT
-                                                .buffer(head.length())
-                                                .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
-                                out.addComponent(true, v.data);
-                                out.addComponent(
-                                        true,
-                                        PooledByteBufAllocator.DEFAULT
-                                                .buffer(2)
-                                                .writeByte('\r')
-                                                .writeByte('\n'));
-                                then.accept(out, null);
+                                then.accept(v.valueBlock(key, cas, CRLF), null);
                             }
 
                             @Override
