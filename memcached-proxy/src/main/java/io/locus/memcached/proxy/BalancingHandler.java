@@ -10,7 +10,6 @@ import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import java.nio.charset.StandardCharsets;
@@ -36,22 +35,41 @@ final class BalancingHandler implements RequestHandler {
     private final RequestHandler passThrough;
     private final BackendPool pool;
     private final EventLoop loop;
+    private final MovedBucketRouter moved;
 
     BalancingHandler(BalancingServices services, RequestHandler passThrough, BackendPool pool, EventLoop loop) {
         this.services = services;
         this.passThrough = passThrough;
         this.pool = pool;
         this.loop = loop;
+        this.moved = new MovedBucketRouter(services, pool, loop);
     }
 
     @Override
     public void handle(ProxyRequest pr, ReplySink reply) {
-        route(pr, reply, -1);
+        afterWrites(pr, reply, -1);
     }
 
     @Override
     public void handleAt(ProxyRequest pr, ReplySink reply, int backend) {
-        route(pr, reply, backend);
+        afterWrites(pr, reply, backend);
+    }
+
+    /**
+     * Routes a read of keys with writes handed to the replication thread once those writes are answered, anything else
+     * at once. Why: those writes travel over the replication thread's connections, so a read pipelined behind one
+     * (memcached's per-connection order promises it the write's effect) could otherwise reach the backend first.
+     */
+    private void afterWrites(ProxyRequest pr, ReplySink reply, int chosen) {
+        Command c = pr.request().command();
+        boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
+        java.util.concurrent.CompletableFuture<Void> landed =
+                read ? services.writesLanded(keysOf(pr.request(), pr)) : null;
+        if (landed == null) {
+            route(pr, reply, chosen);
+        } else {
+            landed.thenRun(() -> loop.execute(() -> route(pr, reply, chosen)));
+        }
     }
 
     /**
@@ -160,121 +178,10 @@ final class BalancingHandler implements RequestHandler {
                 write(pr, keys.get(0), counted);
             }
         } else if (read) {
-            movedRead(pr, keys, buckets, counted);
+            moved.read(pr, keys, buckets, counted);
         } else {
-            movedWrite(pr, keys.get(0), buckets[0], counted);
+            moved.write(pr, keys.get(0), buckets[0], counted);
         }
-    }
-
-    /** Backends to ask for a key of {@code bucket}, in order: the owner, or during a migration new, old, new. */
-    private int[] readChain(int bucket) {
-        BucketMigration<String> m = services.balancer().migrationOf(bucket);
-        if (m == null) {
-            return new int[] {services.balancer().table().owner(bucket)};
-        }
-        BucketMigration.ReadRoute r = m.readRoute();
-        // The copier deletes a key at the old owner only after its copy landed at the new one: a reader that missed at
-        // both finds it at the new owner on the third try.
-        return r.fallback() < 0 ? new int[] {r.first()} : new int[] {r.first(), r.fallback(), r.first()};
-    }
-
-    private void movedWrite(ProxyRequest pr, String key, int bucket, ReplySink reply) {
-        services.balancer().onWrite(key); // counted, and a replicated key's shadows stop being readable
-        BucketMigration<String> m = services.balancer().migrationOf(bucket);
-        if (m != null) {
-            services.loop().execute(() -> services.migrationWrite(pr, key, m, loop, reply));
-            return;
-        }
-        AvailabilityReplication.forward(
-                pool,
-                services.balancer().table().owner(bucket),
-                pr,
-                pr.connectionId(),
-                new AvailabilityReplication.Outcome() {
-                    @Override
-                    public void reply(ByteBuf bytes) {
-                        pr.request().release();
-                        AvailabilityReplication.deliver(reply, bytes);
-                    }
-
-                    @Override
-                    public void failed(String line) {
-                        pr.request().release();
-                        reply.completeLine(line);
-                    }
-                });
-    }
-
-    private void movedRead(ProxyRequest pr, List<String> keys, int[] buckets, ReplySink reply) {
-        Command c = pr.request().command();
-        for (String k : keys) {
-            services.balancer().onRead(k, false);
-        }
-        if (c == Command.GET || c == Command.GETS) {
-            ByteBuf[] values = new ByteBuf[keys.size()];
-            int[] pending = {keys.size()};
-            String[] failure = {null};
-            for (int i = 0; i < keys.size(); i++) {
-                int slot = i;
-                fetch(keys.get(i), c == Command.GETS, readChain(buckets[i]), 0, pr.connectionId(), (value, failed) -> {
-                    values[slot] = value;
-                    if (failed != null) {
-                        failure[0] = failed;
-                    }
-                    if (--pending[0] > 0) {
-                        return;
-                    }
-                    pr.request().release();
-                    CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(values.length + 1);
-                    for (ByteBuf v : values) {
-                        if (v != null) {
-                            out.addComponent(true, v);
-                        }
-                    }
-                    if (failure[0] != null) {
-                        out.release();
-                        reply.completeLine(failure[0]);
-                        return;
-                    }
-                    out.addComponent(
-                            true, PooledByteBufAllocator.DEFAULT.buffer(5).writeBytes(END, 2, 5));
-                    reply.complete(out);
-                });
-            }
-            return;
-        }
-        if (keys.size() > 1) {
-            pr.request().release();
-            reply.completeLine(
-                    "SERVER_ERROR " + c.word() + " of several keys in moved virtual buckets is not supported");
-            return;
-        }
-        forwardChain(pr, readChain(buckets[0]), 0, reply);
-    }
-
-    /** The client's read at {@code chain[i]}; a miss tries the next backend of the chain. Releases the request. */
-    private void forwardChain(ProxyRequest pr, int[] chain, int i, ReplySink reply) {
-        AvailabilityReplication.forward(pool, chain[i], pr, pr.connectionId(), new AvailabilityReplication.Outcome() {
-            @Override
-            public void reply(ByteBuf bytes) {
-                if (i + 1 < chain.length && isMiss(bytes)) {
-                    if (bytes != null) {
-                        bytes.release();
-                    }
-                    services.countMigrationFallbackRead();
-                    forwardChain(pr, chain, i + 1, reply);
-                    return;
-                }
-                pr.request().release();
-                AvailabilityReplication.deliver(reply, bytes);
-            }
-
-            @Override
-            public void failed(String line) {
-                pr.request().release();
-                reply.completeLine(line);
-            }
-        });
     }
 
     /**
@@ -289,105 +196,6 @@ final class BalancingHandler implements RequestHandler {
             }
         }
         return true;
-    }
-
-    /** A miss: nothing (a quiet meta miss), {@code END} or {@code EN}. */
-    private static boolean isMiss(ByteBuf b) {
-        if (b == null) {
-            return true;
-        }
-        int r = b.readerIndex();
-        int n = b.readableBytes();
-        return n >= 3
-                && b.getByte(r) == 'E'
-                && b.getByte(r + 1) == 'N'
-                && (b.getByte(r + 2) == '\r'
-                        || b.getByte(r + 2) == ' '
-                        || (n >= 5 && b.getByte(r + 2) == 'D' && b.getByte(r + 3) == '\r'));
-    }
-
-    interface Fetched {
-        /** The {@code VALUE} block (null for a miss), or a failure line. */
-        void accept(ByteBuf valueBlock, String failure);
-    }
-
-    /** {@code get}/{@code gets} of one key along {@code chain} with {@code mg}: the first hit, as a VALUE block. */
-    private void fetch(String key, boolean withCas, int[] chain, int i, long affinity, Fetched then) {
-        String line = "mg " + MetaValue.base64(key) + " b v f" + (withCas ? " c" : "") + "\r\n";
-        ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
-        wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-        int backend = chain[i];
-        long start = System.nanoTime();
-        pool.backend(backend)
-                .send(
-                        new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
-                            @Override
-                            public void onReply(BackendReply r) {
-                                MetaValue v;
-                                String cas = null;
-                                try {
-                                    v = MetaValue.parse(r.bytes());
-                                    if (withCas && v.data != null) {
-                                        cas = casOf(r.bytes());
-                                    }
-                                } finally {
-                                    r.release();
-                                }
-                                services.balancer().onCompletion(backend, System.nanoTime() - start);
-                                if (v.failed) {
-                                    then.accept(null, "SERVER_ERROR backend error");
-                                    return;
-                                }
-                                if (v.data == null) {
-                                    if (i + 1 < chain.length) {
-                                        services.countMigrationFallbackRead();
-                                        fetch(key, withCas, chain, i + 1, affinity, then);
-                                    } else {
-                                        services.stats().increment(ProxyStats.Counter.CMD_GET);
-                                        services.stats().increment(ProxyStats.Counter.GET_MISSES);
-                                        then.accept(null, null);
-                                    }
-                                    return;
-                                }
-                                services.stats().increment(ProxyStats.Counter.CMD_GET);
-                                services.stats().increment(ProxyStats.Counter.GET_HITS);
-                                String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes()
-                                        + (cas == null ? "" : " " + cas) + "\r\n";
-                                CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
-                                out.addComponent(
-                                        true,
-                                        PooledByteBufAllocator.DEFAULT
-                                                .buffer(head.length())
-                                                .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
-                                out.addComponent(true, v.data);
-                                out.addComponent(
-                                        true,
-                                        PooledByteBufAllocator.DEFAULT
-                                                .buffer(2)
-                                                .writeByte('\r')
-                                                .writeByte('\n'));
-                                then.accept(out, null);
-                            }
-
-                            @Override
-                            public void onFailure(String failure) {
-                                then.accept(null, failure);
-                            }
-                        }),
-                        affinity);
-    }
-
-    /** The {@code c<cas>} token of an {@code mg} reply's first line. */
-    private static String casOf(ByteBuf b) {
-        int start = b.readerIndex();
-        int eol = b.indexOf(start, b.writerIndex(), (byte) '\r');
-        for (String t : b.toString(start, Math.max(0, eol - start), StandardCharsets.ISO_8859_1)
-                .split(" ")) {
-            if (t.startsWith("c") && t.length() > 1) {
-                return t.substring(1);
-            }
-        }
-        return "0";
     }
 
     /**
@@ -410,7 +218,8 @@ final class BalancingHandler implements RequestHandler {
         }
         String key = keys.get(0);
         services.balancer().onWrite(key);
-        services.loop().execute(() -> services.availability().write(pr, key, loop, reply));
+        ReplySink landed = services.writeHandedOver(key, reply);
+        services.loop().execute(() -> services.availability().write(pr, key, loop, landed));
     }
 
     /** The keys as hashed on the ring: a meta key with the {@code b} flag is decoded first. */
@@ -471,17 +280,7 @@ final class BalancingHandler implements RequestHandler {
             }
             services.stats().increment(ProxyStats.Counter.CMD_GET);
             services.stats().increment(ProxyStats.Counter.GET_HITS);
-            String head = "VALUE " + key + " " + v.flags + " " + v.data.readableBytes() + "\r\n";
-            CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
-            out.addComponent(
-                    true,
-                    PooledByteBufAllocator.DEFAULT
-                            .buffer(head.length())
-                            .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
-            out.addComponent(true, v.data);
-            out.addComponent(
-                    true, PooledByteBufAllocator.DEFAULT.buffer(END.length).writeBytes(END));
-            return out;
+            return v.valueBlock(key, null, END);
         });
     }
 
@@ -517,7 +316,7 @@ final class BalancingHandler implements RequestHandler {
             ReplySink reply,
             java.util.function.Function<ByteBuf, ByteBuf> answer) {
         long start = System.nanoTime();
-        String line = "mg " + BalancingServices.shadowKey(key) + " b" + (flags.isEmpty() ? "" : " " + flags) + "\r\n";
+        String line = "mg " + ShadowReplicator.shadowKey(key) + " b" + (flags.isEmpty() ? "" : " " + flags) + "\r\n";
         ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
         wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
         pool.backend(shadow)
@@ -555,7 +354,7 @@ final class BalancingHandler implements RequestHandler {
     }
 
     private void write(ProxyRequest pr, String key, ReplySink reply) {
-        int stripe = BalancingServices.stripeOf(key);
+        int stripe = ShadowReplicator.stripeOf(key);
         services.inFlightWrites().incrementAndGet(stripe);
         WriteTicket ticket;
         synchronized (services.order()) {
@@ -564,16 +363,18 @@ final class BalancingHandler implements RequestHandler {
                 // Versioned; the stripe stays counted until the write is done, so that a copy for a replica set created
                 // after this one's lease ended cannot read the home before this write lands.
                 WriteTicket t = ticket;
+                ReplySink landed = services.writeHandedOver(key, reply);
                 services.loop()
-                        .execute(() -> services.versionedWrite(
-                                pr,
-                                key,
-                                t.version(),
-                                t.home(),
-                                t.shadows(),
-                                loop,
-                                reply,
-                                () -> services.inFlightWrites().decrementAndGet(stripe)));
+                        .execute(() -> services.shadows()
+                                .versionedWrite(
+                                        pr,
+                                        key,
+                                        t.version(),
+                                        t.home(),
+                                        t.shadows(),
+                                        loop,
+                                        landed,
+                                        () -> services.inFlightWrites().decrementAndGet(stripe)));
                 return;
             }
         }

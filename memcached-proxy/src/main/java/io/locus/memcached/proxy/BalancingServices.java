@@ -9,9 +9,6 @@ import io.locus.memcached.balance.ReplicationPlanner;
 import io.locus.memcached.balance.VirtualBucketTable;
 import io.locus.memcached.config.ConfigException;
 import io.locus.memcached.config.ProxyConfig;
-import io.locus.memcached.protocol.BackendReply;
-import io.locus.memcached.protocol.ReplyFormat;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -27,7 +24,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +41,6 @@ import org.slf4j.LoggerFactory;
  */
 final class BalancingServices implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BalancingServices.class);
-    static final int STRIPES = 1024;
     private static final long TICK_MILLIS = 20;
 
     private final BalanceConfig config;
@@ -54,12 +49,24 @@ final class BalancingServices implements AutoCloseable {
     /** Held while a write takes its version and, for a replicated key, is handed to the replication thread. */
     private final Object order = new Object();
     /** Writes in flight, by key stripe: a copy waits while one may not have reached the home. */
-    private final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(STRIPES);
+    private final AtomicIntegerArray inFlightWrites = new AtomicIntegerArray(ShadowReplicator.STRIPES);
+    /**
+     * Writes handed to this thread (to replicated keys, keys of migrating buckets, keys with availability copies) whose
+     * client is not answered yet, by key. Why: such a write reaches its backends over this thread's connections, in
+     * several steps, and a read sent over an I/O thread's connection could overtake it, so a client pipelining {@code
+     * set} and {@code get} would read the value it just replaced. A read of a key listed here waits until those writes
+     * are answered ({@link #writesLanded}).
+     */
+    private final java.util.concurrent.ConcurrentHashMap<String, List<java.util.concurrent.CompletableFuture<Void>>>
+            writesInFlight = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final EventLoopGroup group;
     private final EventLoop loop;
     private final BackendPool pool;
     private final PassThroughHandler homeWriter;
+    private final ReplicationLink link;
+    private final BucketMover mover;
+    private final ShadowReplicator shadows;
     private final ScheduledFuture<?> ticker;
     private volatile Balancer.EpochReport<String> last;
     /** Replication for availability, or null when {@code replication_factor} is 1. */
@@ -67,22 +74,11 @@ final class BalancingServices implements AutoCloseable {
 
     private final LongAdder shadowReads = new LongAdder();
     private final LongAdder shadowFallbacks = new LongAdder();
-    private final LongAdder versionedWrites = new LongAdder();
-    private final LongAdder shadowUpdateFailures = new LongAdder();
-    private final LongAdder copies = new LongAdder();
-    private final LongAdder copiesDropped = new LongAdder();
-    private final LongAdder copiesDeferred = new LongAdder();
-    private final LongAdder touches = new LongAdder();
-    private final LongAdder touchMisses = new LongAdder();
+    private final LongAdder readsBehindWrites = new LongAdder();
     /** Requests routed by a bucket's owner that are in flight, by bucket: a migration's copier waits for zero. */
     private final AtomicIntegerArray bucketInFlight;
 
     private final List<java.net.InetSocketAddress> addresses = new ArrayList<>();
-    private final LongAdder migrationsStarted = new LongAdder();
-    private final LongAdder migrationsCopied = new LongAdder();
-    private final LongAdder migratedKeys = new LongAdder();
-    private final LongAdder migrationSkipped = new LongAdder();
-    private final LongAdder migrationWrites = new LongAdder();
     private final LongAdder migrationFallbackReads = new LongAdder();
     /** Each backend's last {@code stats} memory reading, or null before the first (read by {@code stats lb}). */
     private final java.util.concurrent.atomic.AtomicReferenceArray<BackendMemory> memory;
@@ -106,10 +102,6 @@ final class BalancingServices implements AutoCloseable {
         }
         VirtualBucketTable table = new VirtualBucketTable(servers, this.config.cacheletsPerBackend());
         this.bucketInFlight = new AtomicIntegerArray(table.bucketCount());
-        this.metadumpLocks = new Object[servers.size()];
-        for (int i = 0; i < metadumpLocks.length; i++) {
-            metadumpLocks[i] = new Object();
-        }
         double[] capacity = new double[servers.size()];
         java.util.Arrays.fill(capacity, config.balance().capacity());
         this.balancer = new Balancer<>(
@@ -123,6 +115,7 @@ final class BalancingServices implements AutoCloseable {
         this.loop = group.next();
         this.pool = new BackendPool(config, ring, loop, stats);
         this.homeWriter = new PassThroughHandler(pool, stats, PooledByteBufAllocator.DEFAULT);
+        this.link = new ReplicationLink(pool);
         int copies = config.balance().replicationFactor();
         if (copies > servers.size()) {
             throw new ConfigException("replication_factor: " + copies + " (expected: 1.." + servers.size()
@@ -131,6 +124,8 @@ final class BalancingServices implements AutoCloseable {
         for (KetamaRing.Server s : ring.servers()) {
             addresses.add(new java.net.InetSocketAddress(s.host(), s.port()));
         }
+        this.shadows = new ShadowReplicator(this.config, balancer, link, homeWriter, inFlightWrites);
+        this.mover = new BucketMover(this.config, balancer, loop, pool, link, addresses, bucketInFlight);
         this.availability = copies == 1 ? null : new AvailabilityReplication(table, copies, loop, pool, addresses);
         if (availability == null) {
             balancer.setUp(b -> pool.backend(b).state().equals("up"));
@@ -197,17 +192,66 @@ final class BalancingServices implements AutoCloseable {
         shadowFallbacks.increment();
     }
 
+    /** Phase 3's copier and migration writes. */
+    BucketMover mover() {
+        return mover;
+    }
+
+    /**
+     * Moves virtual {@code bucket} to {@code target} now ({@link BucketMover#migrate}).
+     *
+     * @return the copy's completion, or a future failed with {@link IllegalArgumentException} naming a bad argument
+     */
+    java.util.concurrent.CompletableFuture<Void> migrate(int bucket, int target) {
+        return mover.migrate(bucket, target);
+    }
+
+    /** Phase 1's copies, lease touches and writes to replicated keys. */
+    ShadowReplicator shadows() {
+        return shadows;
+    }
+
     void countMigrationFallbackRead() {
         migrationFallbackReads.increment();
     }
 
-    static int stripeOf(String key) {
-        return (key.hashCode() & 0x7fffffff) % STRIPES;
+    /**
+     * Lists a write to {@code key} as in flight until its client is answered, which happens once it landed where reads
+     * look for the key; call before handing the write to {@link #loop()}. Returns the client's sink, which ends it.
+     */
+    ReplySink writeHandedOver(String key, ReplySink reply) {
+        java.util.concurrent.CompletableFuture<Void> landed = new java.util.concurrent.CompletableFuture<>();
+        writesInFlight.compute(key, (k, l) -> {
+            List<java.util.concurrent.CompletableFuture<Void>> all = l == null ? new ArrayList<>(2) : l;
+            all.add(landed);
+            return all;
+        });
+        return ReplySink.after(reply, () -> {
+            writesInFlight.computeIfPresent(key, (k, l) -> {
+                l.remove(landed);
+                return l.isEmpty() ? null : l;
+            });
+            landed.complete(null);
+        });
     }
 
-    /** The key a shadow backend stores a replica under, base64 for meta commands' {@code b} flag. */
-    static String shadowKey(String key) {
-        return MetaValue.base64(ReplicaDirectory.SHADOW_PREFIX + key);
+    /**
+     * Completes once the writes to {@code keys} handed to this thread before now have landed; null if there are none
+     * (the read may go at once). Later writes are not waited for, so a read cannot starve behind a stream of writes.
+     */
+    java.util.concurrent.CompletableFuture<Void> writesLanded(List<String> keys) {
+        List<java.util.concurrent.CompletableFuture<Void>> all = new ArrayList<>();
+        for (String k : keys) {
+            writesInFlight.computeIfPresent(k, (key, l) -> {
+                all.addAll(l);
+                return l;
+            });
+        }
+        if (all.isEmpty()) {
+            return null;
+        }
+        readsBehindWrites.increment();
+        return java.util.concurrent.CompletableFuture.allOf(all.toArray(new java.util.concurrent.CompletableFuture[0]));
     }
 
     /** Poller thread: every backend's {@code bytes} and {@code limit_maxbytes}, handed to the balancer's thread. */
@@ -247,477 +291,19 @@ final class BalancingServices implements AutoCloseable {
                             m.from(),
                             m.to(),
                             String.format(Locale.ROOT, "%.1f", m.loadOpsPerSecond()));
-                    startCopier(balancer.migrationOf(m.bucket()), new java.util.concurrent.CompletableFuture<>());
+                    mover.start(balancer.migrationOf(m.bucket()), new java.util.concurrent.CompletableFuture<>());
                 }
             }
             for (ReplicationPlanner.Action<String> a : report.replication().actions()) {
                 if (a.kind() == ReplicationPlanner.Kind.COPY) {
-                    copy(a);
+                    shadows.copy(a);
                 } else {
-                    touch(a);
+                    shadows.touch(a);
                 }
             }
         } catch (RuntimeException e) {
             LOG.warn("balancer epoch failed: {}", e.toString(), e);
         }
-    }
-
-    /** Phase 1 copy: {@code mg} at the home, then {@code ms} at the shadow if no write began meanwhile. */
-    private void copy(ReplicationPlanner.Action<String> a) {
-        String key = a.key();
-        ReplicaDirectory<String> dir = balancer.directory();
-        if (!dir.contains(key)) {
-            return;
-        }
-        if (inFlightWrites.get(stripeOf(key)) != 0) {
-            // A write that began before the key was replicated may not have reached the home: the copy could read the
-            // value it replaces. The shadow stays stale (unreadable); the next renewal copies again.
-            copiesDeferred.increment();
-            return;
-        }
-        long version = dir.beginCopy(key);
-        readHome(a.home(), key, value -> {
-            if (!dir.copyMayProceed(key, version)) {
-                copiesDropped.increment(); // a write began meanwhile; its own shadow update refreshes the shadow
-                value.release();
-                return;
-            }
-            copies.increment();
-            updateShadow(key, a.shadow(), version, value);
-        });
-    }
-
-    private void touch(ReplicationPlanner.Action<String> a) {
-        touches.increment();
-        String line = "mg " + shadowKey(a.key()) + " b T" + Math.max(1, a.ttlSeconds()) + "\r\n";
-        send(a.shadow(), ReplyFormat.META, line, null, r -> {
-            boolean hit = r != null && startsWith(r.bytes(), "HD");
-            if (r != null) {
-                r.release();
-            }
-            if (!hit) {
-                touchMisses.increment(); // evicted or the backend failed: stale until the next renewal re-copies it
-                balancer.directory().shadowFailed(a.key(), a.shadow());
-            }
-        });
-    }
-
-    /**
-     * A write to a replicated key, on the replication thread: the client's command at the home, then an {@code mg} at
-     * the home on the same connection (so it sees this write or a later one), then that value or its absence at every
-     * shadow. Replies go back to {@code done} on the client's thread: after the home ({@code async}) or after every
-     * copy ({@code sync}).
-     */
-    void versionedWrite(
-            ProxyRequest pr,
-            String key,
-            long version,
-            int home,
-            int[] shadows,
-            EventLoop clientLoop,
-            ReplySink done,
-            Runnable landed) {
-        versionedWrites.increment();
-        ProxyRequest onOneConnection = new ProxyRequest(pr.request(), pr.resolution(), pr.arrivalNanos(), 0);
-        long start = System.nanoTime();
-        int[] pending = {1 + shadows.length};
-        Object[] homeReply = new Object[1]; // ByteBuf, String (a line) or null (silent)
-        boolean sync = config.syncShadowUpdates();
-        Runnable finishOne = () -> {
-            if (--pending[0] == 0) {
-                landed.run();
-                if (sync) {
-                    deliver(homeReply[0], clientLoop, done);
-                }
-            }
-        };
-        homeWriter.handle(onOneConnection, new ReplySink() {
-            @Override
-            public void complete(ByteBuf reply) {
-                homeDone(reply);
-            }
-
-            @Override
-            public void completeLine(String line) {
-                homeDone(line);
-            }
-
-            @Override
-            public void completeSilently() {
-                homeDone(null);
-            }
-
-            private void homeDone(Object r) {
-                balancer.onCompletion(home, System.nanoTime() - start);
-                homeReply[0] = r;
-                if (!sync) {
-                    deliver(r, clientLoop, done);
-                }
-                finishOne.run();
-            }
-        });
-        readHome(home, key, value -> {
-            for (int s : shadows) {
-                updateShadow(key, s, version, value.retainedDuplicate(), finishOne);
-            }
-            value.release();
-        });
-    }
-
-    private static void deliver(Object r, EventLoop clientLoop, ReplySink done) {
-        clientLoop.execute(() -> {
-            if (r instanceof ByteBuf b) {
-                done.complete(b);
-            } else if (r instanceof String line) {
-                done.completeLine(line);
-            } else {
-                done.completeSilently();
-            }
-        });
-    }
-
-    private void updateShadow(String key, int shadow, long version, MetaValue value) {
-        updateShadow(key, shadow, version, value, () -> {});
-    }
-
-    /** Makes the shadow hold {@code value} (or nothing), then records the version it acknowledged. */
-    private void updateShadow(String key, int shadow, long version, MetaValue value, Runnable then) {
-        String line;
-        ByteBuf data = null;
-        if (value.failed) {
-            line = "md " + shadowKey(key) + " b\r\n"; // the home's state is unknown: make sure the shadow holds nothing
-        } else if (value.data == null) {
-            line = "md " + shadowKey(key) + " b\r\n";
-        } else {
-            line = "ms " + shadowKey(key) + " " + value.data.readableBytes() + " b F" + value.flags + " T"
-                    + shadowTtl(key, value.ttl) + "\r\n";
-            data = value.data;
-        }
-        boolean homeFailed = value.failed;
-        send(shadow, ReplyFormat.META, line, data, r -> {
-            boolean ok = r != null && (startsWith(r.bytes(), "HD") || startsWith(r.bytes(), "NF"));
-            if (r != null) {
-                r.release();
-            }
-            if (ok && !homeFailed) {
-                balancer.directory().shadowWritten(key, shadow, version);
-            } else {
-                shadowUpdateFailures.increment();
-                if (!ok) {
-                    send(shadow, ReplyFormat.META, "md " + shadowKey(key) + " b\r\n", null, x -> {
-                        if (x != null) {
-                            x.release();
-                        }
-                    });
-                }
-                balancer.directory().shadowFailed(key, shadow);
-            }
-            then.run();
-        });
-    }
-
-    /** Seconds a shadow item may live: the rest of the lease, and never longer than the item itself. */
-    private long shadowTtl(String key, long itemTtl) {
-        long lease;
-        try {
-            lease = (balancer.directory().leaseExpiresNanos(key) - System.nanoTime() + 999_999_999L) / 1_000_000_000L;
-        } catch (IllegalArgumentException e) { // the lease ended meanwhile: the copy lives one lease at most
-            lease = (long) Math.ceil(config.leaseP1Epochs() * config.epochSeconds());
-        }
-        lease = Math.max(1, lease);
-        return itemTtl > 0 ? Math.min(lease, itemTtl) : lease;
-    }
-
-    private void readHome(int home, String key, Consumer<MetaValue> then) {
-        send(home, ReplyFormat.META, "mg " + MetaValue.base64(key) + " b v f t\r\n", null, r -> {
-            if (r == null) {
-                then.accept(MetaValue.FAILED);
-                return;
-            }
-            try {
-                then.accept(MetaValue.parse(r.bytes()));
-            } finally {
-                r.release();
-            }
-        });
-    }
-
-    private static boolean startsWith(ByteBuf b, String prefix) {
-        if (b.readableBytes() < prefix.length()) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length(); i++) {
-            if (b.getByte(b.readerIndex() + i) != prefix.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** One request on the replication thread's connection to {@code backend}; {@code then} gets null on failure. */
-    private void send(int backend, ReplyFormat format, String line, ByteBuf data, Consumer<BackendReply> then) {
-        pool.backend(backend).send(BackendCall.internal(format, line, data, then), 0);
-    }
-
-    // ---- Phase 3: bucket migration (BALANCE.md, "Phase 3"), driven on the replication thread ----
-
-    /**
-     * Moves virtual {@code bucket} to {@code target} now, as a planned Phase 3 move would (for operators, tests and the
-     * benchmark). The future completes when the background copy has finished and the old owner holds none of the
-     * bucket's keys; reads still fall back to it for {@code lb.fallback_epochs} epochs after that, then the migration
-     * is DONE ({@code balancer.migrationOf(bucket)} is null).
-     *
-     * @return the copy's completion, or a future failed with {@link IllegalArgumentException} naming a bad argument
-     */
-    java.util.concurrent.CompletableFuture<Void> migrate(int bucket, int target) {
-        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
-        loop.execute(() -> {
-            try {
-                startCopier(balancer.startMigration(bucket, target), done);
-            } catch (IllegalArgumentException e) {
-                done.completeExceptionally(e);
-            }
-        });
-        return done;
-    }
-
-    /** Replication thread: the copier of {@code m} on its own thread (metadump blocks). */
-    private void startCopier(
-            io.locus.memcached.balance.BucketMigration<String> m, java.util.concurrent.CompletableFuture<Void> done) {
-        migrationsStarted.increment();
-        Thread t = new Thread(() -> copyBucket(m, done), "locus-migrate-" + m.bucket());
-        t.setDaemon(true);
-        t.start();
-    }
-
-    /**
-     * Copier thread: waits until no request that chose the old owner before the migration began is in flight, then
-     * lists the old owner's keys ({@code lru_crawler metadump}) and moves those of the bucket, 256 at a time, pass after
-     * pass until a pass finds none left.
-     *
-     * <p>Why passes: a metadump is no snapshot. memcached's crawler skips an item whose lock a worker holds at that
-     * instant and misses items the LRU maintainer moves behind it, so under load a single pass leaves keys at the old
-     * owner; once the migration is DONE nobody reads them there and they are lost. Why no give-up: finishing with keys
-     * unlisted (a metadump that keeps failing, a request that chose the old owner still in flight) loses or rolls back
-     * values, while a migration that stays COPYING only keeps reading the old owner as a fallback.
-     */
-    private void copyBucket(
-            io.locus.memcached.balance.BucketMigration<String> m, java.util.concurrent.CompletableFuture<Void> done) {
-        long warnAt = System.nanoTime() + 10_000_000_000L;
-        while (bucketInFlight.get(m.bucket()) > 0) {
-            if (closed) {
-                return;
-            }
-            if (warnAt != 0 && System.nanoTime() > warnAt) {
-                LOG.warn(
-                        "moving virtual bucket {}: requests routed to backend {} before the move still in flight after 10 s;"
-                                + " the copy waits for them",
-                        m.bucket(),
-                        m.source());
-                warnAt = 0;
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
-        }
-        java.util.concurrent.Semaphore window = new java.util.concurrent.Semaphore(256);
-        VirtualBucketTable table = balancer.table();
-        int emptyPasses = 0;
-        for (int pass = 1; emptyPasses < 2; pass++) {
-            List<String> keys = metadumpUntilListed(m);
-            if (keys == null) {
-                return; // closed
-            }
-            int sent = 0;
-            for (String key : keys) {
-                if (key.startsWith(RESERVED_PREFIX)
-                        || table.bucketOf(key.getBytes(StandardCharsets.ISO_8859_1)) != m.bucket()) {
-                    continue;
-                }
-                long wait;
-                while ((wait = copyPaceNanos.get() - System.nanoTime()) > 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wait, 50_000_000L));
-                }
-                chargeCopy(key.length()); // every listed key: the value's bytes are charged once read
-                if (!m.mayCopyForward(key)) {
-                    continue; // written during the migration: that write deletes it at the old owner
-                }
-                window.acquireUninterruptibly();
-                sent++;
-                loop.execute(() -> moveKey(m, key, window::release));
-            }
-            window.acquireUninterruptibly(256);
-            window.release(256);
-            if (pass > 1 && sent > 0) {
-                LOG.info(
-                        "moving virtual bucket {}: pass {} found {} keys still at backend {}",
-                        m.bucket(),
-                        pass,
-                        sent,
-                        m.source());
-            }
-            // Two empty passes in a row: a key the crawler skipped once is unlikely to be skipped twice.
-            emptyPasses = sent == 0 ? emptyPasses + 1 : 0;
-            if (sent > 0 && pass >= 3) {
-                java.util.concurrent.locks.LockSupport.parkNanos(
-                        100_000_000L); // e.g. the new owner refuses: do not spin
-            }
-        }
-        loop.execute(() -> {
-            m.copyFinished();
-            migrationsCopied.increment();
-            LOG.info("virtual bucket {} copied from backend {} to {}", m.bucket(), m.source(), m.target());
-            done.complete(null);
-        });
-    }
-
-    /** The old owner's keys; retries (memcached runs one crawler request at a time) until listed; null once closed. */
-    private List<String> metadumpUntilListed(io.locus.memcached.balance.BucketMigration<String> m) {
-        for (int attempt = 1; !closed; attempt++) {
-            // One metadump per source at once from this proxy; the server's own crawler can still answer BUSY.
-            synchronized (metadumpLocks[m.source()]) {
-                try {
-                    return AvailabilityReplication.metadump(addresses.get(m.source()));
-                } catch (java.io.IOException | RuntimeException e) {
-                    if (attempt % 10 == 1) {
-                        LOG.warn(
-                                "moving virtual bucket {}: metadump of backend {} (attempt {}): {}; the bucket stays COPYING"
-                                        + " (reads fall back to it) until it works",
-                                m.bucket(),
-                                m.source(),
-                                attempt,
-                                e.toString());
-                    }
-                }
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(1000, 100L * attempt) * 1_000_000L);
-        }
-        return null;
-    }
-
-    private volatile boolean closed;
-
-    private static final String RESERVED_PREFIX = "__dlp:";
-    private final Object[] metadumpLocks;
-    /**
-     * {@code lb.copy_rate} for all copiers together: the time before which no further key may be dispatched. Each
-     * copied item pushes it forward by its size over the rate; the copiers wait for it, so the byte rate averaged over
-     * a migration stays at the configured rate.
-     */
-    private final java.util.concurrent.atomic.AtomicLong copyPaceNanos =
-            new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
-
-    private void chargeCopy(long bytes) {
-        long cost = (long) (bytes * 1e9 / config.copyRateBytesPerSecond());
-        copyPaceNanos.updateAndGet(t -> Math.max(t, System.nanoTime()) + cost);
-    }
-
-    /**
-     * Replication thread: {@code mg} at the old owner, add-only {@code ms ... ME} at the new one (a newer write there
-     * wins), and only once that landed {@code md} at the old owner, so a reader that misses at the new owner and then
-     * at the old one finds the key at the new owner on its retry. A key written meanwhile is skipped: its write copied
-     * it first and deleted it at the old owner. Copier and writes share this thread's one connection per backend, so
-     * memcached applies them in the order they were decided.
-     */
-    private void moveKey(io.locus.memcached.balance.BucketMigration<String> m, String key, Runnable done) {
-        if (!m.mayCopyForward(key)) {
-            migrationSkipped.increment();
-            done.run();
-            return;
-        }
-        String b64 = MetaValue.base64(key);
-        readHome(m.source(), key, v -> {
-            if (v.failed || v.data == null || !m.mayCopyForward(key)) {
-                v.release();
-                migrationSkipped.increment();
-                done.run();
-                return;
-            }
-            chargeCopy(v.data.readableBytes());
-            String line = "ms " + b64 + " " + v.data.readableBytes() + " b F" + v.flags + " T" + Math.max(0, v.ttl)
-                    + " ME\r\n";
-            send(m.target(), ReplyFormat.META, line, v.data, r -> {
-                boolean landed = r != null && (startsWith(r.bytes(), "HD") || startsWith(r.bytes(), "NS"));
-                if (r != null) {
-                    r.release();
-                }
-                if (!landed) { // the new owner failed: the key stays at the old one, read there while the bucket drains
-                    migrationSkipped.increment();
-                    done.run();
-                    return;
-                }
-                migratedKeys.increment();
-                send(m.source(), ReplyFormat.META, "md " + b64 + " b\r\n", null, x -> {
-                    if (x != null) {
-                        x.release();
-                    }
-                    done.run();
-                });
-            });
-        });
-    }
-
-    /**
-     * A write to a key of a migrating bucket, on the replication thread: unless the key was written before in this
-     * migration, its value is first copied from the old owner to the new one (add-only), so {@code add}, {@code
-     * append}, {@code incr}, {@code delete} and the like see it; then the client's command runs at the new owner, then
-     * the key is deleted at the old one; the client is answered after both, so a later read never finds an older value
-     * at the old owner.
-     */
-    void migrationWrite(
-            ProxyRequest pr,
-            String key,
-            io.locus.memcached.balance.BucketMigration<String> m,
-            EventLoop clientLoop,
-            ReplySink done) {
-        migrationWrites.increment();
-        io.locus.memcached.balance.BucketMigration.WriteRoute route = m.beginWrite(key, true);
-        Runnable apply = () ->
-                AvailabilityReplication.forward(pool, route.applyAt(), pr, 0, new AvailabilityReplication.Outcome() {
-                    @Override
-                    public void reply(ByteBuf bytes) {
-                        pr.request().release();
-                        if (route.invalidateAt() < 0) {
-                            clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
-                            return;
-                        }
-                        send(
-                                route.invalidateAt(),
-                                ReplyFormat.META,
-                                "md " + MetaValue.base64(key) + " b\r\n",
-                                null,
-                                x -> {
-                                    if (x != null) {
-                                        x.release();
-                                    }
-                                    clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
-                                });
-                    }
-
-                    @Override
-                    public void failed(String line) {
-                        pr.request().release();
-                        clientLoop.execute(() -> done.completeLine(line));
-                    }
-                });
-        if (!route.copyFirst()) {
-            apply.run();
-            return;
-        }
-        readHome(m.source(), key, v -> {
-            if (v.failed || v.data == null) {
-                v.release();
-                apply.run();
-                return;
-            }
-            String line = "ms " + MetaValue.base64(key) + " " + v.data.readableBytes() + " b F" + v.flags + " T"
-                    + Math.max(0, v.ttl) + " ME\r\n";
-            // Not awaited: the command that follows on the same connection sees its effect.
-            send(route.applyAt(), ReplyFormat.META, line, v.data, r -> {
-                if (r != null) {
-                    r.release();
-                }
-            });
-            apply.run();
-        });
     }
 
     /** {@code stats lb} lines (also part of plain {@code stats} and the Prometheus page). */
@@ -737,13 +323,8 @@ final class BalancingServices implements AutoCloseable {
         m.put("lb:hot_keys", String.valueOf(r == null ? 0 : r.hotspots().size()));
         m.put("lb:shadow_reads", String.valueOf(shadowReads.sum()));
         m.put("lb:shadow_fallbacks", String.valueOf(shadowFallbacks.sum()));
-        m.put("lb:versioned_writes", String.valueOf(versionedWrites.sum()));
-        m.put("lb:shadow_update_failures", String.valueOf(shadowUpdateFailures.sum()));
-        m.put("lb:copies", String.valueOf(copies.sum()));
-        m.put("lb:copies_dropped", String.valueOf(copiesDropped.sum()));
-        m.put("lb:copies_deferred", String.valueOf(copiesDeferred.sum()));
-        m.put("lb:touches", String.valueOf(touches.sum()));
-        m.put("lb:touch_misses", String.valueOf(touchMisses.sum()));
+        m.put("lb:reads_behind_writes", String.valueOf(readsBehindWrites.sum()));
+        shadows.statsLines(m);
         m.put("lb:p3_triggers", String.valueOf(balancer.triggerCount(Phase.COORDINATED_MIGRATION)));
         int moved = 0;
         int running = 0;
@@ -754,11 +335,7 @@ final class BalancingServices implements AutoCloseable {
         }
         m.put("lb:buckets_moved", String.valueOf(moved));
         m.put("lb:migrations_running", String.valueOf(running));
-        m.put("lb:migrations_started", String.valueOf(migrationsStarted.sum()));
-        m.put("lb:migrations_copied", String.valueOf(migrationsCopied.sum()));
-        m.put("lb:migrated_keys", String.valueOf(migratedKeys.sum()));
-        m.put("lb:migration_skipped", String.valueOf(migrationSkipped.sum()));
-        m.put("lb:migration_writes", String.valueOf(migrationWrites.sum()));
+        mover.statsLines(m);
         m.put("lb:migration_fallback_reads", String.valueOf(migrationFallbackReads.sum()));
         for (int b = 0; b < memory.length(); b++) {
             BackendMemory mem = memory.get(b);
@@ -787,7 +364,7 @@ final class BalancingServices implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
+        mover.close();
         ticker.cancel(false);
         if (memoryPoller != null) {
             memoryPoller.shutdownNow();

@@ -4,15 +4,12 @@ import io.locus.memcached.config.Listener;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.RequestError;
-import io.locus.memcached.stats.StatsGroups;
 import io.locus.memcached.stats.StatsTable;
 import io.locus.memcached.tenant.AuthFile;
-import io.locus.memcached.tenant.Deadline;
 import io.locus.memcached.tenant.HintException;
 import io.locus.memcached.tenant.Resolution;
 import io.locus.memcached.tenant.Session;
 import io.locus.memcached.tenant.TenantResolver;
-import io.locus.memcached.tenant.TenantSpec;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -20,7 +17,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -280,22 +276,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 : req.args().subList(first, req.args().size());
     }
 
-    /** memcached's text auth: the first command must be {@code set <any> <flags> <exptime> <n>} with "user pass". */
     private void authenticate(MemcachedRequest req, Slot slot) {
         try {
-            if (req.command() != Command.SET) {
-                slot.completeLine("CLIENT_ERROR unauthenticated");
-                return;
-            }
-            String[] userPass =
-                    req.data().toString(StandardCharsets.UTF_8).trim().split(" ", 2);
-            if (userPass.length == 2 && shared.auth().check(userPass[0], userPass[1])) {
-                session.authenticated(userPass[0]);
-                slot.completeLine("STORED");
-            } else {
-                shared.stats().increment(ProxyStats.Counter.AUTH_FAILURES);
-                slot.completeLine("CLIENT_ERROR authentication failure");
-            }
+            slot.completeLine(SessionCommands.authenticate(req, session, shared.auth(), shared.stats()));
         } finally {
             req.release();
         }
@@ -317,130 +300,20 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 slot.completeSilently();
             }
             case STATS -> slot.complete(stats(req.args()));
-            case DLCTX -> slot.completeLine(dlctx(req.args()));
+            case DLCTX ->
+                slot.completeLine(SessionCommands.dlctx(
+                        req.args(), session, shared.resolver().get()));
             default -> throw new IllegalStateException("not a local command: " + req.command());
         }
     }
 
     private ByteBuf stats(List<String> args) {
-        StringBuilder sb = new StringBuilder();
-        if (args.isEmpty()) {
-            appendLines(sb, shared.table().all());
-        } else if (args.equals(List.of("backends"))) {
-            BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
-            for (int i = 0; i < pool.size(); i++) {
-                Backend b = pool.backend(i);
-                sb.append("STAT backend:").append(i).append(":addr ").append(b).append("\r\n");
-                sb.append("STAT backend:")
-                        .append(i)
-                        .append(":state ")
-                        .append(b.state())
-                        .append("\r\n");
-                sb.append("STAT backend:")
-                        .append(i)
-                        .append(":outstanding ")
-                        .append(b.outstanding())
-                        .append("\r\n");
-                schedulerLines(sb, i);
-            }
-        } else if (args.equals(List.of("tenants"))) {
-            appendLines(sb, StatsGroups.tenants(shared.table().group(StatsTable.DEADLINE)));
-        } else if (args.equals(List.of("deadline"))) {
-            if (handler instanceof DeadlineHandler) {
-                appendLines(sb, StatsGroups.deadline(shared.table().group(StatsTable.DEADLINE)));
-                BackendPool pool = shared.pools().apply(ctx.channel().eventLoop());
-                for (int i = 0; i < pool.size(); i++) {
-                    schedulerLines(sb, i);
-                }
-            } else {
-                sb.append("STAT mode pass_through\r\n");
-            }
-        } else if (args.equals(List.of("lb"))) {
-            appendLines(sb, shared.table().group(StatsTable.LB));
-        } else {
+        String text = StatsCommand.reply(
+                args, shared.table(), () -> shared.pools().apply(ctx.channel().eventLoop()), handler);
+        if (text == null) {
             return line("ERROR");
         }
-        sb.append("END\r\n");
-        return ctx.alloc().buffer(sb.length()).writeBytes(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
-    }
-
-    private static void appendLines(StringBuilder sb, Map<String, String> lines) {
-        lines.forEach(
-                (k, v) -> sb.append("STAT ").append(k).append(' ').append(v).append("\r\n"));
-    }
-
-    /** This I/O thread's scheduler of backend {@code i}, if the deadline path runs. */
-    private void schedulerLines(StringBuilder sb, int i) {
-        if (handler instanceof DeadlineHandler dh) {
-            io.locus.memcached.schedule.DeadlineScheduler<?> s = dh.scheduler(i);
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":queue ")
-                    .append(s.queueLength())
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":inflight ")
-                    .append(s.inflight())
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":service_mean_us ")
-                    .append((long) s.admission().model().meanNanos() / 1000)
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":service_quantile_us ")
-                    .append(s.admission().model().quantileNanos() / 1000)
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":kappa ")
-                    .append(String.format(
-                            java.util.Locale.ROOT, "%.3f", s.admission().kappa()))
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":deadlines_met ")
-                    .append(s.admission().totalMet())
-                    .append("\r\n");
-            sb.append("STAT backend:")
-                    .append(i)
-                    .append(":deadlines_missed ")
-                    .append(s.admission().totalMissed())
-                    .append("\r\n");
-        }
-    }
-
-    /** {@code dlctx [tenant=<id>] [deadline=<L syntax>] [reset]}: per-connection defaults, never forwarded. */
-    private String dlctx(List<String> args) {
-        String tenant = session.contextTenant();
-        Deadline deadline = session.contextDeadline();
-        for (String a : args) {
-            if (a.equals("reset")) {
-                tenant = null;
-                deadline = null;
-            } else if (a.startsWith("tenant=") && TenantSpec.isValidId(a.substring(7))) {
-                tenant = a.substring(7);
-                if (session.user() != null) {
-                    try {
-                        shared.resolver().get().checkAllowed(session.user(), tenant);
-                    } catch (HintException e) {
-                        return e.replyLine();
-                    }
-                }
-            } else if (a.startsWith("deadline=")) {
-                try {
-                    deadline = Deadline.parse(a.substring(9));
-                } catch (IllegalArgumentException e) {
-                    return Deadline.BAD_TOKEN;
-                }
-            } else {
-                return "CLIENT_ERROR bad command line format";
-            }
-        }
-        session.context(tenant, deadline);
-        return "OK";
+        return ctx.alloc().buffer(text.length()).writeBytes(text.getBytes(StandardCharsets.ISO_8859_1));
     }
 
     private ByteBuf line(String line) {

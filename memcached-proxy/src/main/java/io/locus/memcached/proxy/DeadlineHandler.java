@@ -19,7 +19,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -51,12 +50,13 @@ final class DeadlineHandler implements RequestHandler {
     private final DeadlineServices services;
     private final LocalCache cache;
     private final ProxyStats stats;
-    private final List<DeadlineScheduler<Pending>> schedulers = new ArrayList<>();
+    private final List<DeadlineScheduler<ScheduledRequest>> schedulers = new ArrayList<>();
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
-    /** Per client connection: per backend, the last absolute deadline of any ticket [2b] and of a write [2b+1]. */
-    private final Map<Long, long[]> lastDeadlines = new java.util.HashMap<>();
+    /** Keeps one client connection's requests to a backend in order through the schedulers. */
+    private final ConnectionOrder order;
+    /** What a scheduled request needs when its ticket is dispatched or expires. */
+    private final ScheduledRequest.Host host;
 
-    private int sweepAt = 4096;
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
 
     /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
@@ -69,14 +69,16 @@ final class DeadlineHandler implements RequestHandler {
         this.services = services;
         this.cache = services.cache();
         this.stats = services.stats();
-        TicketListener<Pending> listener = new TicketListener<>() {
+        this.order = new ConnectionOrder(services.ring().servers().size());
+        this.host = new ScheduledRequest.Host(backends, stats, order);
+        TicketListener<ScheduledRequest> listener = new TicketListener<>() {
             @Override
-            public void dispatch(Ticket<Pending> ticket) {
+            public void dispatch(Ticket<ScheduledRequest> ticket) {
                 ticket.payload().dispatch(ticket);
             }
 
             @Override
-            public void expired(Ticket<Pending> ticket) {
+            public void expired(Ticket<ScheduledRequest> ticket) {
                 ticket.payload().expired();
             }
         };
@@ -91,15 +93,6 @@ final class DeadlineHandler implements RequestHandler {
         return schedulers.get(index);
     }
 
-    /** Per client connection with tickets waiting in a queue: their count, and requests that must wait for them. */
-    private static final class Connection {
-        int queued;
-        final java.util.ArrayDeque<Runnable> deferred = new java.util.ArrayDeque<>();
-        final java.util.ArrayDeque<Boolean> deferredBypass = new java.util.ArrayDeque<>();
-    }
-
-    private final Map<Long, Connection> connections = new java.util.HashMap<>();
-
     /**
      * A request that does not go through a scheduler ({@code flush_all}, a multi-get over several backends without the
      * cache, a base64 meta key) would overtake its connection's queued requests; it waits until they are dispatched,
@@ -107,14 +100,9 @@ final class DeadlineHandler implements RequestHandler {
      */
     @Override
     public void handle(ProxyRequest pr, ReplySink clientSink) {
-        Connection c = connections.get(pr.connectionId());
-        boolean bypass = bypassesSchedulers(pr);
-        if (c != null && (!c.deferred.isEmpty() || (bypass && c.queued > 0))) {
-            c.deferred.add(() -> process(pr, clientSink));
-            c.deferredBypass.add(bypass);
-            return;
+        if (!order.deferred(pr.connectionId(), bypassesSchedulers(pr), () -> process(pr, clientSink))) {
+            process(pr, clientSink);
         }
-        process(pr, clientSink);
     }
 
     private boolean bypassesSchedulers(ProxyRequest pr) {
@@ -125,23 +113,6 @@ final class DeadlineHandler implements RequestHandler {
             case META -> pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b');
             default -> false;
         };
-    }
-
-    private void queuedOn(long connectionId) {
-        connections.computeIfAbsent(connectionId, id -> new Connection()).queued++;
-    }
-
-    /** One of the connection's tickets left the queue: run what waited for the queue to empty, in order. */
-    private void dequeuedOn(long connectionId) {
-        Connection c = connections.get(connectionId);
-        c.queued--;
-        while (!c.deferred.isEmpty() && !(c.deferredBypass.peek() && c.queued > 0)) {
-            c.deferredBypass.poll();
-            c.deferred.poll().run();
-        }
-        if (c.queued == 0 && c.deferred.isEmpty()) {
-            connections.remove(connectionId);
-        }
     }
 
     private void process(ProxyRequest pr, ReplySink clientSink) {
@@ -226,8 +197,7 @@ final class DeadlineHandler implements RequestHandler {
      * (per-connection order).
      */
     private int readBackend(ProxyRequest pr, int[] copies) {
-        Connection waiting = connections.get(pr.connectionId());
-        if (copies.length == 1 || !services.scheduling() || (waiting != null && waiting.queued > 0)) {
+        if (copies.length == 1 || !services.scheduling() || order.hasQueued(pr.connectionId())) {
             return copies[0];
         }
         List<Integer> all = new ArrayList<>(copies.length);
@@ -235,7 +205,7 @@ final class DeadlineHandler implements RequestHandler {
             all.add(c);
         }
         List<Integer> two = ReplicaChoice.pickTwo(all, random);
-        List<DeadlineScheduler<Pending>> candidates = new ArrayList<>(two.size());
+        List<DeadlineScheduler<ScheduledRequest>> candidates = new ArrayList<>(two.size());
         for (int b : two) {
             candidates.add(schedulers.get(b));
         }
@@ -246,7 +216,7 @@ final class DeadlineHandler implements RequestHandler {
                 !d.bestEffort(),
                 pr.arrivalNanos(),
                 d.microsOr(services.nominalMicros()) * 1000);
-        ReplicaChoice.Choice<Pending> choice = ReplicaChoice.choose(candidates, tr);
+        ReplicaChoice.Choice<ScheduledRequest> choice = ReplicaChoice.choose(candidates, tr);
         return choice.index() >= 0 ? two.get(choice.index()) : copies[0];
     }
 
@@ -287,63 +257,6 @@ final class DeadlineHandler implements RequestHandler {
     }
 
     /**
-     * The ticket for a request to {@code backend}. EDF may reorder requests of different connections, never those of
-     * one connection to one backend (memcached's per-connection order: a read pipelined behind a write sees it): a read
-     * gets at least the absolute deadline of the connection's last write there, a write at least that of the
-     * connection's last request there, while one of the connection's requests is still queued. Admission then judges such a read against the raised deadline; its met/missed
-     * count uses the client's own.
-     */
-    private TicketRequest ticketRequest(ProxyRequest pr, TicketRequest.Kind kind, int backend) {
-        Deadline d = pr.resolution().deadline();
-        long nanos = d.microsOr(services.nominalMicros()) * 1000;
-        long at = pr.arrivalNanos() + nanos;
-        long[] last = lastDeadlines.computeIfAbsent(pr.connectionId(), id -> {
-            long[] a = new long[2 * schedulers.size()];
-            java.util.Arrays.fill(a, NONE);
-            return a;
-        });
-        long floor = kind == TicketRequest.Kind.WRITE ? last[2 * backend] : last[2 * backend + 1];
-        // Only a request of this connection still waiting in a scheduler queue can be overtaken; with none waiting,
-        // every
-        // earlier request is already on its backend connection, ahead of this one. Raising the deadline anyway made a
-        // best-effort write (nominal 1 s) lift every later read of its connection to 1 s for a second, so admission
-        // judged those reads against the wrong deadline and let through reads that could not make their own.
-        Connection waiting = connections.get(pr.connectionId());
-        if (floor != NONE && floor - at > 0 && waiting != null && waiting.queued > 0) {
-            at = floor;
-            nanos = at - pr.arrivalNanos();
-        }
-        last[2 * backend] = later(last[2 * backend], at);
-        if (kind == TicketRequest.Kind.WRITE) {
-            last[2 * backend + 1] = later(last[2 * backend + 1], at);
-        }
-        if (lastDeadlines.size() > sweepAt) {
-            forgetPastDeadlines();
-            sweepAt = Math.max(4096, 2 * lastDeadlines.size()); // amortized: a sweep per doubling, not per request
-        }
-        return new TicketRequest(pr.resolution().tenant(), kind, !d.bestEffort(), pr.arrivalNanos(), nanos);
-    }
-
-    private static final long NONE = Long.MIN_VALUE;
-
-    private static long later(long a, long b) {
-        return a == NONE || b - a > 0 ? b : a;
-    }
-
-    /** Drops connections whose last deadlines have all passed: they can no longer raise a new ticket's. */
-    private void forgetPastDeadlines() {
-        long now = System.nanoTime();
-        lastDeadlines.values().removeIf(last -> {
-            for (long at : last) {
-                if (at != NONE && at - now > 0) {
-                    return false;
-                }
-            }
-            return true;
-        });
-    }
-
-    /**
      * Sends a client request to its backend through the scheduler; {@code invalidate} are the cache keys the request
      * writes (dropped before sending and after the reply).
      */
@@ -371,32 +284,34 @@ final class DeadlineHandler implements RequestHandler {
         }
         boolean meta = pr.request().command().isMeta();
         boolean quiet = pr.request().quiet();
-        submit(pr, backend, routed, ticketRequest(pr, kind, backend), target, sink.counters(), false, (reason, est) -> {
-            sink.markRejected(true);
-            if (meta) {
-                if (services.metaRejectAsError()
-                        || reason == RejectReason.TENANT_QUOTA
-                        || reason == RejectReason.DEADLINE_EXCEEDED) {
-                    sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
-                } else if (quiet) {
-                    sink.completeSilently();
-                } else {
-                    sink.completeLine("EN");
-                }
-            } else if (services.classicRejectAsError()
-                    && reason != RejectReason.DEADLINE_EXCEEDED
-                    && reason != RejectReason.TENANT_QUOTA) {
-                sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
-            } else {
-                sink.completeLine("END");
-            }
-        });
-    }
-
-    /** How a caller answers a request the scheduler refused or dropped; {@code est} in µs from now. */
-    @FunctionalInterface
-    private interface Refusal {
-        void refused(RejectReason reason, long estimateMicros);
+        submit(
+                pr,
+                backend,
+                routed,
+                order.ticketRequest(pr, kind, backend, services.nominalMicros()),
+                target,
+                sink.counters(),
+                false,
+                (reason, est) -> {
+                    sink.markRejected(true);
+                    if (meta) {
+                        if (services.metaRejectAsError()
+                                || reason == RejectReason.TENANT_QUOTA
+                                || reason == RejectReason.DEADLINE_EXCEEDED) {
+                            sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
+                        } else if (quiet) {
+                            sink.completeSilently();
+                        } else {
+                            sink.completeLine("EN");
+                        }
+                    } else if (services.classicRejectAsError()
+                            && reason != RejectReason.DEADLINE_EXCEEDED
+                            && reason != RejectReason.TENANT_QUOTA) {
+                        sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
+                    } else {
+                        sink.completeLine("END");
+                    }
+                });
     }
 
     /** {@code routed}: send to {@code backend} even if it holds a copy rather than the owner's item. */
@@ -408,7 +323,7 @@ final class DeadlineHandler implements RequestHandler {
             ReplySink target,
             TenantMetrics.Counters counters,
             boolean internal,
-            Refusal refusal) {
+            ScheduledRequest.Refusal refusal) {
         if (!services.scheduling()) {
             // DLC alone: in arrival order straight to the backend connection, nothing refused, nothing reordered.
             backends.handle(pr, target);
@@ -417,9 +332,10 @@ final class DeadlineHandler implements RequestHandler {
             }
             return;
         }
-        DeadlineScheduler<Pending> scheduler = schedulers.get(backend);
-        Pending p = new Pending(scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
-        Decision<Pending> d = scheduler.offer(tr, p);
+        DeadlineScheduler<ScheduledRequest> scheduler = schedulers.get(backend);
+        ScheduledRequest p =
+                new ScheduledRequest(host, scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
+        Decision<ScheduledRequest> d = scheduler.offer(tr, p);
         if (!d.admitted()) {
             counters.rejected.increment();
             backends.refusedRead(pr); // only reads are ever refused: writes are best-effort
@@ -431,7 +347,7 @@ final class DeadlineHandler implements RequestHandler {
         if (d.ticket().state() == Ticket.State.QUEUED) {
             p.queued = true;
             counters.queued.incrementAndGet();
-            queuedOn(pr.connectionId());
+            order.queued(pr.connectionId());
         }
     }
 
@@ -453,12 +369,13 @@ final class DeadlineHandler implements RequestHandler {
         pr.request().retain();
         ProxyRequest copy = new ProxyRequest(pr.request(), pr.resolution(), System.nanoTime(), pr.connectionId());
         TicketRequest be = TicketRequest.bestEffortRead(tr.tenant(), copy.arrivalNanos(), TicketRequest.NO_DEADLINE);
-        Pending p = new Pending(schedulers.get(backend), copy, -1, DISCARD, counters, true, (r, est) -> {});
-        Decision<Pending> d = schedulers.get(backend).offer(be, p);
+        ScheduledRequest p =
+                new ScheduledRequest(host, schedulers.get(backend), copy, -1, DISCARD, counters, true, (r, est) -> {});
+        Decision<ScheduledRequest> d = schedulers.get(backend).offer(be, p);
         if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
             p.queued = true;
             counters.queued.incrementAndGet();
-            queuedOn(copy.connectionId());
+            order.queued(copy.connectionId());
         }
     }
 
@@ -477,72 +394,6 @@ final class DeadlineHandler implements RequestHandler {
         @Override
         public void completeSilently() {}
     };
-
-    /** A request waiting for, or holding, a ticket at one backend. */
-    private final class Pending {
-        final DeadlineScheduler<Pending> scheduler;
-        final ProxyRequest pr;
-        /** The copy chosen for a routed read, or -1: the handler below places the request. */
-        final int routedTo;
-
-        final ReplySink target;
-        final TenantMetrics.Counters counters;
-        final boolean internal;
-        final Refusal refusal;
-        boolean queued;
-
-        Pending(
-                DeadlineScheduler<Pending> scheduler,
-                ProxyRequest pr,
-                int routedTo,
-                ReplySink target,
-                TenantMetrics.Counters counters,
-                boolean internal,
-                Refusal refusal) {
-            this.scheduler = scheduler;
-            this.pr = pr;
-            this.routedTo = routedTo;
-            this.target = target;
-            this.counters = counters;
-            this.internal = internal;
-            this.refusal = refusal;
-        }
-
-        private void dequeued() {
-            if (queued) {
-                queued = false;
-                counters.queued.decrementAndGet();
-                dequeuedOn(pr.connectionId());
-            }
-        }
-
-        void dispatch(Ticket<Pending> ticket) {
-            boolean[] released = {false};
-            ReplySink done = ReplySink.after(target, () -> {
-                if (!released[0]) {
-                    released[0] = true;
-                    scheduler.complete(ticket);
-                }
-            });
-            if (routedTo >= 0) {
-                backends.handleAt(pr, done, routedTo);
-            } else {
-                backends.handle(pr, done);
-            }
-            if (internal) {
-                stats.decrement(ProxyStats.Counter.META_REQUESTS); // a fill is not a client's meta request
-            }
-            dequeued(); // after the write above: what waited for this connection's queue must follow it
-        }
-
-        void expired() {
-            dequeued();
-            backends.refusedRead(pr);
-            pr.request().release();
-            counters.rejected.increment();
-            refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
-        }
-    }
 
     /** Fills in flight on this I/O thread, by key. */
     private final Map<String, FillInFlight> fills = new java.util.HashMap<>();
@@ -574,7 +425,7 @@ final class DeadlineHandler implements RequestHandler {
         long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
         int[] copies = backends.readCopies(key);
         int backend = copies == null ? services.ring().serverFor(k) : readBackend(fr, copies);
-        TicketRequest tr = ticketRequest(fr, TicketRequest.Kind.READ, backend);
+        TicketRequest tr = order.ticketRequest(fr, TicketRequest.Kind.READ, backend, services.nominalMicros());
         FillInFlight self = new FillInFlight(version, fillDeadline(d, tr));
         if (running == null || running.version() != version || !running.dueNoLaterThan(self.deadlineNanos())) {
             fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
@@ -690,7 +541,7 @@ final class DeadlineHandler implements RequestHandler {
         List<String> keys = pr.request().keys();
         pr.request().release();
         stats.add(ProxyStats.Counter.CMD_GET, keys.size());
-        ClassicGet g = new ClassicGet(keys, sink);
+        ClassicGet g = new ClassicGet(keys, sink, stats, services.classicRejectAsError());
         long deadline = cacheDeadline(pr);
         for (int i = 0; i < keys.size(); i++) {
             CachedItem item = cache.get(
@@ -711,67 +562,6 @@ final class DeadlineHandler implements RequestHandler {
         }
         for (Map.Entry<String, List<Integer>> e : new ArrayList<>(g.missing.entrySet())) {
             fill(e.getKey(), pr, sink.counters(), r -> g.arrived(e.getValue(), r));
-        }
-    }
-
-    private final class ClassicGet {
-        final List<String> keys;
-        final MeteredSink sink;
-        final byte[][] values;
-        final int[] flags;
-        final Map<String, List<Integer>> missing = new LinkedHashMap<>();
-        int pending;
-        String failure;
-        FillResult refusal;
-
-        ClassicGet(List<String> keys, MeteredSink sink) {
-            this.keys = keys;
-            this.sink = sink;
-            this.values = new byte[keys.size()][];
-            this.flags = new int[keys.size()];
-        }
-
-        void arrived(List<Integer> indexes, FillResult r) {
-            if (r.hit()) {
-                for (int i : indexes) {
-                    values[i] = r.value();
-                    flags[i] = r.clientFlags();
-                }
-            } else if (r.failure() != null && failure == null) {
-                failure = r.failure();
-            } else if (r.refusal() != null && refusal == null) {
-                refusal = r;
-            }
-            if (--pending == 0) {
-                finish();
-            }
-        }
-
-        void finish() {
-            // A key whose fill failed is not a miss: like memcached when a multi-get fails, the whole get answers
-            // the error line, and the client retries it.
-            if (failure != null) {
-                sink.completeLine(failure);
-                return;
-            }
-            if (refusal != null) {
-                sink.markRejected(true);
-                if (services.classicRejectAsError()
-                        && refusal.refusal() != RejectReason.DEADLINE_EXCEEDED
-                        && refusal.refusal() != RejectReason.TENANT_QUOTA) {
-                    sink.completeLine("SERVER_ERROR " + refusal.refusal().serverErrorText(refusal.estimateMicros()));
-                    return;
-                }
-            }
-            int hits = 0;
-            for (byte[] v : values) {
-                if (v != null) {
-                    hits++;
-                }
-            }
-            stats.add(ProxyStats.Counter.GET_HITS, hits);
-            stats.add(ProxyStats.Counter.GET_MISSES, keys.size() - hits);
-            sink.complete(ReplyWriter.values(alloc, keys, values, flags));
         }
     }
 }

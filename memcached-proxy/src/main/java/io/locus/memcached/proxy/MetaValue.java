@@ -1,6 +1,8 @@
 package io.locus.memcached.proxy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -26,6 +28,25 @@ final class MetaValue {
 
     MetaValue retainedDuplicate() {
         return new MetaValue(data == null ? null : data.retainedDuplicate(), flags, ttl, failed);
+    }
+
+    /**
+     * A hit as a classic {@code VALUE <key> <flags> <n>[ <cas>]} block followed by {@code tail} (such as
+     * {@code \r\n}, or {@code \r\nEND\r\n} for a whole one-key reply); takes over this value's data.
+     */
+    ByteBuf valueBlock(String key, String cas, byte[] tail) {
+        String head =
+                "VALUE " + key + " " + flags + " " + data.readableBytes() + (cas == null ? "" : " " + cas) + "\r\n";
+        CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
+        out.addComponent(
+                true,
+                PooledByteBufAllocator.DEFAULT
+                        .buffer(head.length())
+                        .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
+        out.addComponent(true, data);
+        out.addComponent(
+                true, PooledByteBufAllocator.DEFAULT.buffer(tail.length).writeBytes(tail));
+        return out;
     }
 
     void release() {

@@ -33,6 +33,6 @@ class MetaValueTest {
 
     @Test
     void shadowKey_isTheReservedPrefixInBase64() {
-        assertEquals("X19kbHA6cjprZXk=", BalancingServices.shadowKey("key")); // base64("__dlp:r:key")
+        assertEquals("X19kbHA6cjprZXk=", ShadowReplicator.shadowKey("key")); // base64("__dlp:r:key")
     }
 }
