@@ -1,10 +1,7 @@
 package io.locus.memcached.proxy;
 
-import io.locus.memcached.cache.CachedItem;
-import io.locus.memcached.cache.DeadlineCache;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
-import io.locus.memcached.protocol.ReplyWriter;
 import io.locus.memcached.schedule.DeadlineScheduler;
 import io.locus.memcached.schedule.Decision;
 import io.locus.memcached.schedule.RejectReason;
@@ -13,15 +10,9 @@ import io.locus.memcached.schedule.Ticket;
 import io.locus.memcached.schedule.TicketListener;
 import io.locus.memcached.schedule.TicketRequest;
 import io.locus.memcached.tenant.Deadline;
-import io.locus.memcached.tenant.Resolution;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * The deadline path of one I/O thread: the in-proxy cache in front of the backends, and one EDF scheduler with
@@ -41,21 +32,22 @@ import java.util.function.Consumer;
  * spanning several backends without the cache, {@code flush_all} and base64 ({@code b}) meta keys bypass the
  * schedulers.
  *
+ * <p>The cache hits and fills are {@link CachedReads}; this class routes and schedules, the fills included.
+ *
  * <p>Confined to its event loop (the schedulers' owner thread, DESIGN.md, "Threads").
  */
 final class DeadlineHandler implements RequestHandler {
-    private static final List<String> FILL_FLAGS = List.of("v", "f", "t");
-
     private final RequestHandler backends;
     private final DeadlineServices services;
     private final LocalCache cache;
     private final ProxyStats stats;
     private final List<DeadlineScheduler<ScheduledRequest>> schedulers = new ArrayList<>();
-    private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
     /** Keeps one client connection's requests to a backend in order through the schedulers. */
     private final ConnectionOrder order;
     /** What a scheduled request needs when its ticket is dispatched or expires. */
     private final ScheduledRequest.Host host;
+    /** Cache hits and fills; its fills come back through {@link #routeFill}. */
+    private final CachedReads reads;
 
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
 
@@ -71,6 +63,7 @@ final class DeadlineHandler implements RequestHandler {
         this.stats = services.stats();
         this.order = new ConnectionOrder(services.ring().servers().size());
         this.host = new ScheduledRequest.Host(backends, stats, order);
+        this.reads = new CachedReads(cache, services, this::routeFill);
         TicketListener<ScheduledRequest> listener = new TicketListener<>() {
             @Override
             public void dispatch(Ticket<ScheduledRequest> ticket) {
@@ -123,7 +116,7 @@ final class DeadlineHandler implements RequestHandler {
         switch (cmd.family()) {
             case RETRIEVAL -> {
                 if (cmd == Command.GET && cache != null) {
-                    classicGet(pr, sink);
+                    reads.classicGet(pr, sink);
                     return;
                 }
                 List<byte[]> keys = new ArrayList<>();
@@ -144,7 +137,7 @@ final class DeadlineHandler implements RequestHandler {
                 boolean base64 = flags.stream().anyMatch(f -> f.charAt(0) == 'b');
                 MetaGetFlags mg = cmd == Command.MG && cache != null && !base64 ? MetaGetFlags.parse(flags) : null;
                 if (mg != null) {
-                    metaGet(pr, sink, mg);
+                    reads.metaGet(pr, sink, mg);
                     return;
                 }
                 int backend = base64 ? -1 : ownerOf(req.key());
@@ -369,8 +362,8 @@ final class DeadlineHandler implements RequestHandler {
         pr.request().retain();
         ProxyRequest copy = new ProxyRequest(pr.request(), pr.resolution(), System.nanoTime(), pr.connectionId());
         TicketRequest be = TicketRequest.bestEffortRead(tr.tenant(), copy.arrivalNanos(), TicketRequest.NO_DEADLINE);
-        ScheduledRequest p =
-                new ScheduledRequest(host, schedulers.get(backend), copy, -1, DISCARD, counters, true, (r, est) -> {});
+        ScheduledRequest p = new ScheduledRequest(
+                host, schedulers.get(backend), copy, -1, ReplySink.DISCARD, counters, true, (r, est) -> {});
         Decision<ScheduledRequest> d = schedulers.get(backend).offer(be, p);
         if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
             p.queued = true;
@@ -379,189 +372,25 @@ final class DeadlineHandler implements RequestHandler {
         }
     }
 
-    /** Drops the reply of a background re-issue. */
-    private static final ReplySink DISCARD = new ReplySink() {
-        @Override
-        public void complete(ByteBuf reply) {
-            if (reply != null) {
-                reply.release();
-            }
-        }
-
-        @Override
-        public void completeLine(String line) {}
-
-        @Override
-        public void completeSilently() {}
-    };
-
-    /** Fills in flight on this I/O thread, by key. */
-    private final Map<String, FillInFlight> fills = new java.util.HashMap<>();
-
-    private long fillDeadline(Deadline d, TicketRequest tr) {
-        return d.bestEffort() ? Long.MAX_VALUE : tr.arrivalNanos() + tr.deadlineNanos();
-    }
-
     /**
-     * Sends the fill {@code mg <key> v f t} for a local miss and stores what comes back; or waits for a fill of the same
-     * key already in flight on this thread when that one is due no later and no write to the key's stripe came between
-     * (a write through the proxy bumps the version first, so a read after its own write never waits for an older fill).
+     * The backend and ticket of a cache fill: a copy chosen like any single-key read, else the key's ring server; the
+     * fill is an internal request (not counted as a client's meta request).
      */
-    private void fill(String key, ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {
-        byte[] k = LocalCache.bytes(key);
-        long version = cache.versionOf(k);
-        Resolution r = origin.resolution();
-        Deadline d = r.deadline();
-        long mine = d.bestEffort() ? Long.MAX_VALUE : origin.arrivalNanos() + d.micros() * 1000;
-        FillInFlight running = fills.get(key);
-        if (running != null && running.version() == version && running.dueNoLaterThan(mine)) {
-            running.waitFor(new FillInFlight.Waiter(origin, counters, done));
-            services.fillsCoalesced().increment();
-            return;
-        }
-        MemcachedRequest mg = new MemcachedRequest(Command.MG, List.of(key, "v", "f", "t"), null, false);
-        ProxyRequest fr = new ProxyRequest(
-                mg, new Resolution(r.tenant(), d, FILL_FLAGS), origin.arrivalNanos(), origin.connectionId());
-        long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
+    private FillPath.Route routeFill(ProxyRequest fr, String key) {
         int[] copies = backends.readCopies(key);
-        int backend = copies == null ? services.ring().serverFor(k) : readBackend(fr, copies);
+        int backend = copies == null ? services.ring().serverFor(LocalCache.bytes(key)) : readBackend(fr, copies);
         TicketRequest tr = order.ticketRequest(fr, TicketRequest.Kind.READ, backend, services.nominalMicros());
-        FillInFlight self = new FillInFlight(version, fillDeadline(d, tr));
-        if (running == null || running.version() != version || !running.dueNoLaterThan(self.deadlineNanos())) {
-            fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
-        }
-        Consumer<FillResult> finish = result -> {
-            if (fills.get(key) == self) {
-                fills.remove(key);
+        long due = fr.resolution().deadline().bestEffort() ? Long.MAX_VALUE : tr.arrivalNanos() + tr.deadlineNanos();
+        return new FillPath.Route() {
+            @Override
+            public long deadlineNanos() {
+                return due;
             }
-            done.accept(result);
-            for (FillInFlight.Waiter w : self.waiters()) {
-                if (result.refusal() != null) {
-                    // Refused or dropped for the fill's deadline; a waiter's own later deadline deserves its own
-                    // decision.
-                    fill(key, w.origin(), w.counters(), w.done());
-                } else {
-                    w.done().accept(result);
-                }
+
+            @Override
+            public void send(ReplySink target, TenantMetrics.Counters counters, ScheduledRequest.Refusal refusal) {
+                submit(fr, backend, copies != null, tr, target, counters, true, refusal);
             }
         };
-        submit(
-                fr,
-                backend,
-                copies != null,
-                tr,
-                new ReplySink() {
-                    @Override
-                    public void complete(ByteBuf reply) {
-                        if (reply == null) {
-                            finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
-                            return;
-                        }
-                        FillResult result;
-                        try {
-                            result = FillResult.parse(reply);
-                        } catch (RuntimeException e) {
-                            result = FillResult.failure("SERVER_ERROR bad fill reply from backend");
-                        } finally {
-                            reply.release();
-                        }
-                        if (result.hit()) {
-                            cache.fill(
-                                    k,
-                                    result.value(),
-                                    result.clientFlags(),
-                                    result.ttlNanos(),
-                                    cacheDeadline,
-                                    r.tenant(),
-                                    version);
-                        }
-                        finish.accept(result);
-                    }
-
-                    @Override
-                    public void completeLine(String line) {
-                        finish.accept(FillResult.failure(line));
-                    }
-
-                    @Override
-                    public void completeSilently() {
-                        finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
-                    }
-                },
-                counters,
-                true,
-                (reason, est) -> finish.accept(FillResult.refused(reason, est)));
-    }
-
-    private long cacheDeadline(ProxyRequest pr) {
-        Deadline d = pr.resolution().deadline();
-        return d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
-    }
-
-    private void metaGet(ProxyRequest pr, MeteredSink sink, MetaGetFlags flags) {
-        stats.increment(ProxyStats.Counter.META_REQUESTS);
-        String key = pr.request().key();
-        pr.request().release();
-        CachedItem item = cache.get(
-                LocalCache.bytes(key), cacheDeadline(pr), pr.resolution().tenant());
-        if (item != null) {
-            sink.counters().hits.increment();
-            sink.complete(metaHit(flags, key, item.clientFlags(), item.value()));
-            return;
-        }
-        sink.counters().misses.increment();
-        fill(key, pr, sink.counters(), r -> {
-            if (r.hit()) {
-                sink.complete(metaHit(flags, key, r.clientFlags(), r.value()));
-            } else if (r.failure() != null) {
-                sink.completeLine(r.failure());
-            } else if (r.refusal() != null
-                    && (services.metaRejectAsError()
-                            || r.refusal() == RejectReason.TENANT_QUOTA
-                            || r.refusal() == RejectReason.DEADLINE_EXCEEDED)) {
-                sink.markRejected(true);
-                sink.completeLine("SERVER_ERROR " + r.refusal().serverErrorText(r.estimateMicros()));
-            } else {
-                sink.markRejected(r.refusal() != null);
-                if (flags.quiet) {
-                    sink.completeSilently();
-                } else {
-                    sink.completeLine(flags.missLine(key));
-                }
-            }
-        });
-    }
-
-    private ByteBuf metaHit(MetaGetFlags flags, String key, int clientFlags, byte[] value) {
-        return ReplyWriter.meta(alloc, flags.hitLine(key, clientFlags, value.length), flags.value ? value : null);
-    }
-
-    /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
-    private void classicGet(ProxyRequest pr, MeteredSink sink) {
-        List<String> keys = pr.request().keys();
-        pr.request().release();
-        stats.add(ProxyStats.Counter.CMD_GET, keys.size());
-        ClassicGet g = new ClassicGet(keys, sink, stats, services.classicRejectAsError());
-        long deadline = cacheDeadline(pr);
-        for (int i = 0; i < keys.size(); i++) {
-            CachedItem item = cache.get(
-                    LocalCache.bytes(keys.get(i)), deadline, pr.resolution().tenant());
-            if (item != null) {
-                g.values[i] = item.value();
-                g.flags[i] = item.clientFlags();
-                sink.counters().hits.increment();
-            } else {
-                sink.counters().misses.increment();
-                g.missing.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
-            }
-        }
-        g.pending = g.missing.size();
-        if (g.pending == 0) {
-            g.finish();
-            return;
-        }
-        for (Map.Entry<String, List<Integer>> e : new ArrayList<>(g.missing.entrySet())) {
-            fill(e.getKey(), pr, sink.counters(), r -> g.arrived(e.getValue(), r));
-        }
     }
 }

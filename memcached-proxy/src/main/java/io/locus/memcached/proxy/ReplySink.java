@@ -16,6 +16,22 @@ public interface ReplySink {
     /** Completes with no reply (the client asked for none). */
     void completeSilently();
 
+    /** A sink that drops the reply (a background re-issue nobody waits for). */
+    ReplySink DISCARD = new ReplySink() {
+        @Override
+        public void complete(ByteBuf reply) {
+            if (reply != null) {
+                reply.release();
+            }
+        }
+
+        @Override
+        public void completeLine(String line) {}
+
+        @Override
+        public void completeSilently() {}
+    };
+
     /**
      * A sink that runs {@code action} once the reply is there, before passing it on: the one place the proxy's
      * bookkeeping (in-flight counts, scheduler release, latency) hooks into a reply, whatever its form.
