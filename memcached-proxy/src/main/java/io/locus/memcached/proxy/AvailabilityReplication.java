@@ -302,7 +302,7 @@ final class AvailabilityReplication {
             if (r != null) {
                 r.release();
             }
-            if (v == null || v.data == null || touched.contains(key)) {
+            if (v == null || v.data() == null || touched.contains(key)) {
                 if (v != null) {
                     v.release();
                 }
@@ -310,9 +310,9 @@ final class AvailabilityReplication {
                 done.run();
                 return;
             }
-            String line = "ms " + b64 + " " + v.data.readableBytes() + " b F" + v.flags + " T" + Math.max(0, v.ttl)
-                    + " ME\r\n";
-            sendRaw(target, line, v.data, x -> {
+            String line = "ms " + b64 + " " + v.data().readableBytes() + " b F" + v.flags() + " T"
+                    + Math.max(0, v.ttl()) + " ME\r\n";
+            sendRaw(target, line, v.data(), x -> {
                 if (x != null && x.bytes().getByte(x.bytes().readerIndex()) == 'H') {
                     warmedKeys.increment(); // HD; NS means a write got there first, which is newer
                 } else {

@@ -21,15 +21,15 @@ final class BackendCall {
         void onFailure(String line);
     }
 
-    final ReplyFormat format;
+    private final ReplyFormat format;
     /** The encoded request; owned by this call until written. */
-    ByteBuf request;
+    private ByteBuf request;
 
-    final Callback callback;
+    private final Callback callback;
     /** {@code System.nanoTime()} after which the call times out; set when the connection takes it. */
-    long timeoutAtNanos;
+    private long timeoutAtNanos;
 
-    boolean done;
+    private boolean done;
 
     /**
      * A request the proxy itself sends (replication, migration, warming): {@code line} then, if not null, {@code data}
@@ -62,6 +62,30 @@ final class BackendCall {
         this.format = format;
         this.request = request;
         this.callback = callback;
+    }
+
+    ReplyFormat format() {
+        return format;
+    }
+
+    /** The encoded request, handed to the writer: this call no longer owns it. */
+    ByteBuf takeRequest() {
+        ByteBuf r = request;
+        request = null;
+        return r;
+    }
+
+    long timeoutAtNanos() {
+        return timeoutAtNanos;
+    }
+
+    /** The call times out once {@code System.nanoTime()} passes {@code nanos}. */
+    void timeoutAt(long nanos) {
+        timeoutAtNanos = nanos;
+    }
+
+    boolean done() {
+        return done;
     }
 
     void reply(BackendReply reply) {

@@ -83,7 +83,7 @@ final class BackendConnection {
     /** Sends a call, connecting first if needed. */
     void send(BackendCall call) {
         stats.increment(ProxyStats.Counter.BACKEND_REQUESTS);
-        call.timeoutAtNanos = System.nanoTime() + timeoutMicros * 1000;
+        call.timeoutAt(System.nanoTime() + timeoutMicros * 1000);
         if (channel != null && !connecting && !channel.isActive()) {
             // Closed, but its channelInactive has not run yet: its calls will get no reply, and the next connection
             // must start with an empty FIFO.
@@ -111,10 +111,9 @@ final class BackendConnection {
     }
 
     private void write(BackendCall call) {
-        decoder.expect(call.format);
+        decoder.expect(call.format());
         inFlight.add(call);
-        ByteBuf request = call.request;
-        call.request = null;
+        ByteBuf request = call.takeRequest();
         channel.writeAndFlush(request, channel.voidPromise());
     }
 
@@ -167,7 +166,7 @@ final class BackendConnection {
             if (oldest != null) {
                 timer = loop.schedule(
                         this::checkTimeout,
-                        Math.max(0, oldest.timeoutAtNanos - System.nanoTime()),
+                        Math.max(0, oldest.timeoutAtNanos() - System.nanoTime()),
                         TimeUnit.NANOSECONDS);
             }
         }
@@ -179,20 +178,20 @@ final class BackendConnection {
         if (a == null) {
             return b;
         }
-        return b == null || a.timeoutAtNanos - b.timeoutAtNanos <= 0 ? a : b;
+        return b == null || a.timeoutAtNanos() - b.timeoutAtNanos() <= 0 ? a : b;
     }
 
     private void checkTimeout() {
         timer = null;
         BackendCall oldest = oldest();
-        if (oldest != null && oldest.timeoutAtNanos - System.nanoTime() <= 0) {
+        if (oldest != null && oldest.timeoutAtNanos() - System.nanoTime() <= 0) {
             timedOut(oldest);
         }
         armTimer();
     }
 
     private void timedOut(BackendCall call) {
-        if (call.done) {
+        if (call.done()) {
             return;
         }
         stats.increment(ProxyStats.Counter.BACKEND_TIMEOUTS);

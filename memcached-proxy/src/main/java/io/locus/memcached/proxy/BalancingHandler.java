@@ -275,7 +275,7 @@ final class BalancingHandler implements RequestHandler {
     private void shadowRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
         fromShadow(pr, key, shadow, "v f", reply, b -> {
             MetaValue v = MetaValue.parse(b);
-            if (v.data == null) {
+            if (v.data() == null) {
                 return null;
             }
             services.stats().increment(ProxyStats.Counter.CMD_GET);

@@ -225,16 +225,16 @@ final class BucketMover {
         }
         String b64 = MetaValue.base64(key);
         link.readHome(m.source(), key, v -> {
-            if (v.failed || v.data == null || !m.mayCopyForward(key)) {
+            if (v.failed() || v.data() == null || !m.mayCopyForward(key)) {
                 v.release();
                 migrationSkipped.increment();
                 done.run();
                 return;
             }
-            chargeCopy(v.data.readableBytes());
-            String line = "ms " + b64 + " " + v.data.readableBytes() + " b F" + v.flags + " T" + Math.max(0, v.ttl)
-                    + " ME\r\n";
-            link.send(m.target(), ReplyFormat.META, line, v.data, r -> {
+            chargeCopy(v.data().readableBytes());
+            String line = "ms " + b64 + " " + v.data().readableBytes() + " b F" + v.flags() + " T"
+                    + Math.max(0, v.ttl()) + " ME\r\n";
+            link.send(m.target(), ReplyFormat.META, line, v.data(), r -> {
                 boolean landed = r != null
                         && (ReplicationLink.startsWith(r.bytes(), "HD") || ReplicationLink.startsWith(r.bytes(), "NS"));
                 if (r != null) {
@@ -304,15 +304,15 @@ final class BucketMover {
             return;
         }
         link.readHome(m.source(), key, v -> {
-            if (v.failed || v.data == null) {
+            if (v.failed() || v.data() == null) {
                 v.release();
                 apply.run();
                 return;
             }
-            String line = "ms " + MetaValue.base64(key) + " " + v.data.readableBytes() + " b F" + v.flags + " T"
-                    + Math.max(0, v.ttl) + " ME\r\n";
+            String line = "ms " + MetaValue.base64(key) + " " + v.data().readableBytes() + " b F" + v.flags() + " T"
+                    + Math.max(0, v.ttl()) + " ME\r\n";
             // Not awaited: the command that follows on the same connection sees its effect.
-            link.send(route.applyAt(), ReplyFormat.META, line, v.data, r -> {
+            link.send(route.applyAt(), ReplyFormat.META, line, v.data(), r -> {
                 if (r != null) {
                     r.release();
                 }

@@ -11,7 +11,6 @@ import io.locus.memcached.tenant.Resolution;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,11 +140,11 @@ final class CachedReads {
         CachedItem item = cache.get(
                 LocalCache.bytes(key), cacheDeadline(pr), pr.resolution().tenant());
         if (item != null) {
-            sink.counters().hits.increment();
+            sink.counters().hits().increment();
             sink.complete(metaHit(flags, key, item.clientFlags(), item.value()));
             return;
         }
-        sink.counters().misses.increment();
+        sink.counters().misses().increment();
         fill(key, pr, sink.counters(), r -> {
             if (r.hit()) {
                 sink.complete(metaHit(flags, key, r.clientFlags(), r.value()));
@@ -159,7 +158,7 @@ final class CachedReads {
                 sink.completeLine("SERVER_ERROR " + r.refusal().serverErrorText(r.estimateMicros()));
             } else {
                 sink.markRejected(r.refusal() != null);
-                if (flags.quiet) {
+                if (flags.quiet()) {
                     sink.completeSilently();
                 } else {
                     sink.completeLine(flags.missLine(key));
@@ -169,7 +168,7 @@ final class CachedReads {
     }
 
     private ByteBuf metaHit(MetaGetFlags flags, String key, int clientFlags, byte[] value) {
-        return ReplyWriter.meta(alloc, flags.hitLine(key, clientFlags, value.length), flags.value ? value : null);
+        return ReplyWriter.meta(alloc, flags.hitLine(key, clientFlags, value.length), flags.value() ? value : null);
     }
 
     /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
@@ -183,20 +182,19 @@ final class CachedReads {
             CachedItem item = cache.get(
                     LocalCache.bytes(keys.get(i)), deadline, pr.resolution().tenant());
             if (item != null) {
-                g.values[i] = item.value();
-                g.flags[i] = item.clientFlags();
-                sink.counters().hits.increment();
+                g.hit(i, item.value(), item.clientFlags());
+                sink.counters().hits().increment();
             } else {
-                sink.counters().misses.increment();
-                g.missing.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
+                sink.counters().misses().increment();
+                g.miss(i);
             }
         }
-        g.pending = g.missing.size();
-        if (g.pending == 0) {
+        List<Map.Entry<String, List<Integer>>> toFill = g.fillsToSend();
+        if (toFill.isEmpty()) {
             g.finish();
             return;
         }
-        for (Map.Entry<String, List<Integer>> e : new ArrayList<>(g.missing.entrySet())) {
+        for (Map.Entry<String, List<Integer>> e : toFill) {
             fill(e.getKey(), pr, sink.counters(), r -> g.arrived(e.getValue(), r));
         }
     }

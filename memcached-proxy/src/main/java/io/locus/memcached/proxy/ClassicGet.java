@@ -3,6 +3,7 @@ package io.locus.memcached.proxy;
 import io.locus.memcached.protocol.ReplyWriter;
 import io.locus.memcached.schedule.RejectReason;
 import io.netty.buffer.PooledByteBufAllocator;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,12 +13,12 @@ import java.util.Map;
  * order, and the reply once every fill came back (DESIGN.md). Owner thread only.
  */
 final class ClassicGet {
-    final List<String> keys;
-    final MeteredSink sink;
-    final byte[][] values;
-    final int[] flags;
-    final Map<String, List<Integer>> missing = new LinkedHashMap<>();
-    int pending;
+    private final List<String> keys;
+    private final MeteredSink sink;
+    private final byte[][] values;
+    private final int[] flags;
+    private final Map<String, List<Integer>> missing = new LinkedHashMap<>();
+    private int pending;
     private final ProxyStats stats;
     private final boolean rejectAsError;
     private String failure;
@@ -31,6 +32,23 @@ final class ClassicGet {
         this.rejectAsError = rejectAsError;
         this.values = new byte[keys.size()][];
         this.flags = new int[keys.size()];
+    }
+
+    /** Key {@code i} was in the cache. */
+    void hit(int i, byte[] value, int clientFlags) {
+        values[i] = value;
+        flags[i] = clientFlags;
+    }
+
+    /** Key {@code i} is not in the cache; indexes of the same key share one fill. */
+    void miss(int i) {
+        missing.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
+    }
+
+    /** Once every key was looked up: the fills to send, one per distinct missing key with its indexes. */
+    List<Map.Entry<String, List<Integer>>> fillsToSend() {
+        pending = missing.size();
+        return new ArrayList<>(missing.entrySet());
     }
 
     /** The fill of the keys at {@code indexes} came back. */

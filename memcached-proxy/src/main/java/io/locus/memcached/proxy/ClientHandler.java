@@ -353,9 +353,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     /** One request's place in the reply order. */
     private final class Slot implements ReplySink {
-        ByteBuf bytes;
-        boolean done;
-        boolean close;
+        private ByteBuf bytes;
+        private boolean done;
+        private boolean close;
 
         @Override
         public void complete(ByteBuf reply) {

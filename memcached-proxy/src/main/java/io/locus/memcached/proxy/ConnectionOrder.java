@@ -23,9 +23,9 @@ final class ConnectionOrder {
 
     /** Per client connection with tickets waiting in a queue: their count, and requests that must wait for them. */
     private static final class Connection {
-        int queued;
-        final java.util.ArrayDeque<Runnable> deferred = new java.util.ArrayDeque<>();
-        final java.util.ArrayDeque<Boolean> deferredBypass = new java.util.ArrayDeque<>();
+        private int queued;
+        private final java.util.ArrayDeque<Runnable> deferred = new java.util.ArrayDeque<>();
+        private final java.util.ArrayDeque<Boolean> deferredBypass = new java.util.ArrayDeque<>();
     }
 
     private final Map<Long, Connection> connections = new java.util.HashMap<>();

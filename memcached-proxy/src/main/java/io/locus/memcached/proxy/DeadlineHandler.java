@@ -330,7 +330,7 @@ final class DeadlineHandler implements RequestHandler {
                 new ScheduledRequest(host, scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
         Decision<ScheduledRequest> d = scheduler.offer(tr, p);
         if (!d.admitted()) {
-            counters.rejected.increment();
+            counters.rejected().increment();
             backends.refusedRead(pr); // only reads are ever refused: writes are best-effort
             maybeReissue(pr, backend, tr, d.reason(), counters);
             pr.request().release();
@@ -338,8 +338,8 @@ final class DeadlineHandler implements RequestHandler {
             return;
         }
         if (d.ticket().state() == Ticket.State.QUEUED) {
-            p.queued = true;
-            counters.queued.incrementAndGet();
+            p.markQueued();
+            counters.queued().incrementAndGet();
             order.queued(pr.connectionId());
         }
     }
@@ -366,8 +366,8 @@ final class DeadlineHandler implements RequestHandler {
                 host, schedulers.get(backend), copy, -1, ReplySink.DISCARD, counters, true, (r, est) -> {});
         Decision<ScheduledRequest> d = schedulers.get(backend).offer(be, p);
         if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
-            p.queued = true;
-            counters.queued.incrementAndGet();
+            p.markQueued();
+            counters.queued().incrementAndGet();
             order.queued(copy.connectionId());
         }
     }

@@ -12,14 +12,24 @@ import java.util.List;
  * {@code q} hides the {@code EN} of a miss, never a hit or an error.
  */
 final class MetaGetFlags {
-    final boolean value;
-    final boolean quiet;
+    private final boolean value;
+    private final boolean quiet;
     private final List<String> flags;
 
     private MetaGetFlags(List<String> flags, boolean value, boolean quiet) {
         this.flags = flags;
         this.value = value;
         this.quiet = quiet;
+    }
+
+    /** Whether the client asked for the value ({@code v}). */
+    boolean value() {
+        return value;
+    }
+
+    /** Whether a miss answers nothing ({@code q}). */
+    boolean quiet() {
+        return quiet;
     }
 
     /** The flags if the cache can answer the request, else null. */

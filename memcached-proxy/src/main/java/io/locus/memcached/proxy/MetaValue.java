@@ -14,16 +14,36 @@ final class MetaValue {
     /** No answer: the backend failed or was unreachable. */
     static final MetaValue FAILED = new MetaValue(null, "0", -1, true);
 
-    final ByteBuf data;
-    final String flags;
-    final long ttl;
-    final boolean failed;
+    private final ByteBuf data;
+    private final String flags;
+    private final long ttl;
+    private final boolean failed;
 
     MetaValue(ByteBuf data, String flags, long ttl, boolean failed) {
         this.data = data;
         this.flags = flags;
         this.ttl = ttl;
         this.failed = failed;
+    }
+
+    /** The item's data, or null for a miss or a failure. */
+    ByteBuf data() {
+        return data;
+    }
+
+    /** The client flags, as the backend wrote them. */
+    String flags() {
+        return flags;
+    }
+
+    /** The remaining TTL in seconds, -1 for none. */
+    long ttl() {
+        return ttl;
+    }
+
+    /** Whether the backend failed or was unreachable. */
+    boolean failed() {
+        return failed;
     }
 
     MetaValue retainedDuplicate() {

@@ -31,13 +31,13 @@ final class MeteredSink implements ReplySink {
 
     private void record() {
         long elapsed = System.nanoTime() - arrivalNanos;
-        counters.requests.increment();
-        counters.latency.record(elapsed / 1000);
+        counters.requests().increment();
+        counters.latency().record(elapsed / 1000);
         if (hardDeadlineNanos > 0 && !rejected) {
             if (elapsed <= hardDeadlineNanos) {
-                counters.met.increment();
+                counters.met().increment();
             } else {
-                counters.missed.increment();
+                counters.missed().increment();
             }
         }
     }

@@ -181,18 +181,18 @@ final class MovedBucketRouter {
                                 String cas = null;
                                 try {
                                     v = MetaValue.parse(r.bytes());
-                                    if (withCas && v.data != null) {
+                                    if (withCas && v.data() != null) {
                                         cas = casOf(r.bytes());
                                     }
                                 } finally {
                                     r.release();
                                 }
                                 services.balancer().onCompletion(backend, System.nanoTime() - start);
-                                if (v.failed) {
+                                if (v.failed()) {
                                     then.accept(null, "SERVER_ERROR backend error");
                                     return;
                                 }
-                                if (v.data == null) {
+                                if (v.data() == null) {
                                     if (i + 1 < chain.length) {
                                         services.countMigrationFallbackRead();
                                         fetch(key, withCas, chain, i + 1, affinity, then);

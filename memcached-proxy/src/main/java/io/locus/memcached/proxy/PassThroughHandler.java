@@ -202,12 +202,12 @@ public final class PassThroughHandler implements RequestHandler {
 
     /** The keys of a multi-get sent to one backend in one request. */
     private static final class Part {
-        final int backend;
-        final List<String> keys = new ArrayList<>();
-        int lineBytes;
-        BackendReply reply;
-        String failure;
-        int cursor;
+        private final int backend;
+        private final List<String> keys = new ArrayList<>();
+        private int lineBytes;
+        private BackendReply reply;
+        private String failure;
+        private int cursor;
 
         Part(int backend, int lineBytes) {
             this.backend = backend;

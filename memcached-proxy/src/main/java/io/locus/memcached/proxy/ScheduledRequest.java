@@ -19,16 +19,16 @@ final class ScheduledRequest {
     }
 
     private final Host host;
-    final DeadlineScheduler<ScheduledRequest> scheduler;
-    final ProxyRequest pr;
+    private final DeadlineScheduler<ScheduledRequest> scheduler;
+    private final ProxyRequest pr;
     /** The copy chosen for a routed read, or -1: the handler below places the request. */
-    final int routedTo;
+    private final int routedTo;
 
-    final ReplySink target;
-    final TenantMetrics.Counters counters;
-    final boolean internal;
-    final Refusal refusal;
-    boolean queued;
+    private final ReplySink target;
+    private final TenantMetrics.Counters counters;
+    private final boolean internal;
+    private final Refusal refusal;
+    private boolean queued;
 
     ScheduledRequest(
             Host host,
@@ -49,10 +49,15 @@ final class ScheduledRequest {
         this.refusal = refusal;
     }
 
+    /** The ticket waits in its scheduler's queue; its dispatch or expiry takes it off the connection's count. */
+    void markQueued() {
+        queued = true;
+    }
+
     private void dequeued() {
         if (queued) {
             queued = false;
-            counters.queued.decrementAndGet();
+            counters.queued().decrementAndGet();
             host.order().dequeued(pr.connectionId());
         }
     }
@@ -80,7 +85,7 @@ final class ScheduledRequest {
         dequeued();
         host.backends().refusedRead(pr);
         pr.request().release();
-        counters.rejected.increment();
+        counters.rejected().increment();
         refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
     }
 }

@@ -173,16 +173,16 @@ final class ShadowReplicator {
     private void updateShadow(String key, int shadow, long version, MetaValue value, Runnable then) {
         String line;
         ByteBuf data = null;
-        if (value.failed) {
+        if (value.failed()) {
             line = "md " + shadowKey(key) + " b\r\n"; // the home's state is unknown: make sure the shadow holds nothing
-        } else if (value.data == null) {
+        } else if (value.data() == null) {
             line = "md " + shadowKey(key) + " b\r\n";
         } else {
-            line = "ms " + shadowKey(key) + " " + value.data.readableBytes() + " b F" + value.flags + " T"
-                    + shadowTtl(key, value.ttl) + "\r\n";
-            data = value.data;
+            line = "ms " + shadowKey(key) + " " + value.data().readableBytes() + " b F" + value.flags() + " T"
+                    + shadowTtl(key, value.ttl()) + "\r\n";
+            data = value.data();
         }
-        boolean homeFailed = value.failed;
+        boolean homeFailed = value.failed();
         link.send(shadow, ReplyFormat.META, line, data, r -> {
             boolean ok = r != null
                     && (ReplicationLink.startsWith(r.bytes(), "HD") || ReplicationLink.startsWith(r.bytes(), "NF"));

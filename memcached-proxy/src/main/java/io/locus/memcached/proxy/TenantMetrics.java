@@ -23,14 +23,46 @@ final class TenantMetrics {
 
     /** The counters of one tenant. */
     static final class Counters {
-        final LongAdder hits = new LongAdder();
-        final LongAdder misses = new LongAdder();
-        final LongAdder met = new LongAdder();
-        final LongAdder missed = new LongAdder();
-        final LongAdder rejected = new LongAdder();
-        final LongAdder requests = new LongAdder();
-        final AtomicLong queued = new AtomicLong();
-        final LatencyHistogram latency = new LatencyHistogram();
+        private final LongAdder hits = new LongAdder();
+        private final LongAdder misses = new LongAdder();
+        private final LongAdder met = new LongAdder();
+        private final LongAdder missed = new LongAdder();
+        private final LongAdder rejected = new LongAdder();
+        private final LongAdder requests = new LongAdder();
+        private final AtomicLong queued = new AtomicLong();
+        private final LatencyHistogram latency = new LatencyHistogram();
+
+        LongAdder hits() {
+            return hits;
+        }
+
+        LongAdder misses() {
+            return misses;
+        }
+
+        LongAdder met() {
+            return met;
+        }
+
+        LongAdder missed() {
+            return missed;
+        }
+
+        LongAdder rejected() {
+            return rejected;
+        }
+
+        LongAdder requests() {
+            return requests;
+        }
+
+        AtomicLong queued() {
+            return queued;
+        }
+
+        LatencyHistogram latency() {
+            return latency;
+        }
     }
 
     private final ConcurrentHashMap<String, Counters> byTenant = new ConcurrentHashMap<>();

@@ -18,7 +18,7 @@ class DeadlinePathPartsTest {
         MetaGetFlags f = MetaGetFlags.parse(List.of("s", "v", "k", "Oab", "f", "q"));
         assertEquals("VA 3 s3 kkey Oab f4294967295", f.hitLine("key", -1, 3));
         assertEquals("EN kkey Oab", f.missLine("key"));
-        assertTrue(f.quiet);
+        assertTrue(f.quiet());
         assertEquals("HD", MetaGetFlags.parse(List.of()).hitLine("k", 0, 9));
         for (String bad : List.of("c", "t", "h", "l", "T30", "N30", "E5", "R30", "b", "vv", "O" + "x".repeat(33))) {
             assertNull(MetaGetFlags.parse(List.of("v", bad)), bad);

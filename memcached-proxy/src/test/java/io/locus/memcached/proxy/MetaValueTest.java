@@ -16,19 +16,19 @@ class MetaValueTest {
     void parse_readsValueFlagsAndTtl_orMissOrFailure() {
         ByteBuf va = Unpooled.copiedBuffer("VA 5 f42 t-1\r\nab\r\nc\r\n", StandardCharsets.ISO_8859_1);
         MetaValue v = MetaValue.parse(va);
-        assertEquals("ab\r\nc", v.data.toString(StandardCharsets.ISO_8859_1));
-        assertEquals("42", v.flags);
-        assertEquals(-1, v.ttl);
-        assertFalse(v.failed);
+        assertEquals("ab\r\nc", v.data().toString(StandardCharsets.ISO_8859_1));
+        assertEquals("42", v.flags());
+        assertEquals(-1, v.ttl());
+        assertFalse(v.failed());
         v.release();
         va.release();
         MetaValue miss = MetaValue.parse(Unpooled.copiedBuffer("EN\r\n", StandardCharsets.ISO_8859_1));
-        assertNull(miss.data);
-        assertFalse(miss.failed);
+        assertNull(miss.data());
+        assertFalse(miss.failed());
         MetaValue error =
                 MetaValue.parse(Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1));
-        assertNull(error.data);
-        assertTrue(error.failed);
+        assertNull(error.data());
+        assertTrue(error.failed());
     }
 
     @Test
