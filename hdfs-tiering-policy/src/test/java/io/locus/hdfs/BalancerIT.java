@@ -54,6 +54,10 @@ class BalancerIT {
                 assertEquals(List.of(Set.of("/eph")), CastBlockPlacementPolicyIT.racks(cluster, f), f);
             }
 
+            // The Balancer judges by the usage the DataNodes last reported; until their heartbeats carry the new
+            // blocks the cluster looks balanced and it would exit SUCCESS with nothing to decide.
+            awaitReportedUsage(cluster, 2L * FILES * (1 << 20));
+
             int cast = balance(cluster, CastBlockPlacementPolicy.class.getName(), plan);
             assertEquals(
                     ExitStatus.NO_MOVE_PROGRESS.getExitCode(),
@@ -74,6 +78,24 @@ class BalancerIT {
             }
             assertTrue(left > 0, "the default policy let the Balancer move planned replicas (exit " + dflt + ")");
         }
+    }
+
+    private static void awaitReportedUsage(TieredMiniCluster cluster, long bytes) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        long used = 0;
+        while (System.nanoTime() < deadline) {
+            cluster.miniDfsCluster().triggerHeartbeats();
+            used = 0;
+            for (org.apache.hadoop.hdfs.protocol.DatanodeInfo dn :
+                    cluster.fileSystem().getDataNodeStats()) {
+                used += dn.getDfsUsed();
+            }
+            if (used >= bytes) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the NameNode saw " + used + " bytes used on its DataNodes, waited for " + bytes);
     }
 
     /** Runs the Balancer as {@code hdfs balancer -threshold 5} does, with {@code policy}; its exit status. */
