@@ -111,7 +111,7 @@ class TenantReloadIT {
     @Test
     void sighup_reloadsTenants_inTheRunnableJar() throws Exception {
         // The proxy inherits this JVM's signal dispositions, and an ignored SIGHUP (a build started under nohup) stays
-        // ignored in it: then there is nothing to test here (TenantReloaderTest covers the warning).
+        // ignored in it: then there is nothing to test here (sighupIgnoredAtStart_isSaidInTheLog covers that case).
         assumeFalse(TenantReloader.sighupIgnored(), "SIGHUP is ignored in this process, so in the proxy it starts");
         int port = Ports.freeLoopbackPort();
         Path file = DIR.resolve("sighup.yaml");
@@ -138,6 +138,28 @@ class TenantReloadIT {
                 assertTrue(awaitTenant(c, address, "hup"), "tenant hup took effect after SIGHUP");
                 assertTrue(proxy.isAlive(), "SIGHUP does not stop the proxy");
             }
+        }
+    }
+
+    @Test
+    void sighupIgnoredAtStart_isSaidInTheLog() throws Exception {
+        int port = Ports.freeLoopbackPort();
+        Path file = DIR.resolve("nohup.yaml");
+        Files.writeString(file, yaml(port, "", "reload:\n  interval: 0\n"));
+        Path log = DIR.resolve("nohup-proxy.log");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // What nohup does: SIGHUP ignored before the JVM starts, which the JVM then keeps.
+        String command = "trap '' HUP; exec '" + java + "' -jar '" + RunnableJarIT.jar() + "' --config '" + file + "'";
+        try (HostProcess proxy = HostProcess.start("locus-proxy-nohup", List.of("bash", "-c", command), log)) {
+            Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(20), proxy);
+            // The reloader is set up just after the listener opens, so the line may follow a moment later.
+            String text = "";
+            for (long end = System.nanoTime() + 20_000_000_000L;
+                    System.nanoTime() < end && !text.contains("SIGHUP is ignored by this process"); ) {
+                Thread.sleep(50);
+                text = Files.readString(log);
+            }
+            assertTrue(text.contains("SIGHUP is ignored by this process"), text);
         }
     }
 }
