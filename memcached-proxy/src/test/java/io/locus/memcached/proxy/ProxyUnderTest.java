@@ -84,6 +84,17 @@ final class ProxyUnderTest implements AutoCloseable {
         return "127.0.0.1:" + address.getPort();
     }
 
+    /** The first of {@code prefix}0, {@code prefix}1, ... whose bucket the balancer homes on {@code backend}. */
+    String keyHomedOn(int backend, String prefix) {
+        BalancingServices lb = server.balancing();
+        for (int i = 0; ; i++) {
+            String k = prefix + i;
+            if (lb.balancer().table().owner(lb.balancer().bucketOf(k)) == backend) {
+                return k;
+            }
+        }
+    }
+
     @Override
     public void close() {
         server.close();

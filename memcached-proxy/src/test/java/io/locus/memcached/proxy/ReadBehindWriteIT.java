@@ -99,13 +99,7 @@ class ReadBehindWriteIT {
 
     private static void check(ProxyUnderTest proxy, String prefix, Setup setup) throws Exception {
         BalancingServices lb = proxy.server.balancing();
-        String key = null;
-        for (int i = 0; key == null; i++) {
-            String k = prefix + i;
-            if (lb.balancer().table().owner(lb.balancer().bucketOf(k)) == 0) {
-                key = k;
-            }
-        }
+        String key = proxy.keyHomedOn(0, prefix);
         try (RawClient c = new RawClient(proxy.address)) {
             assertEquals("STORED\r\n", c.exchange("set " + key + " 0 0 2\r\nv0\r\n"));
             setup.prepare(key);

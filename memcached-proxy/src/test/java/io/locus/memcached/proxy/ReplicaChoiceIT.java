@@ -75,14 +75,7 @@ class ReplicaChoiceIT {
             List<InetSocketAddress> backends = List.of(
                     relay.address(), servers.get(1).address(), servers.get(2).address());
             try (ProxyUnderTest proxy = ProxyUnderTest.withDeadlines(backends, yaml(local))) {
-                BalancingServices lb = proxy.server.balancing();
-                String key = null;
-                for (int i = 0; key == null; i++) {
-                    String k = prefix + i;
-                    if (lb.balancer().table().owner(lb.balancer().bucketOf(k)) == 0) {
-                        key = k;
-                    }
-                }
+                String key = proxy.keyHomedOn(0, prefix);
                 try (RawClient c = new RawClient(proxy.address)) {
                     assertEquals("STORED\r\n", c.exchange("set " + key + " 0 0 2\r\nv0\r\n"));
                 }
