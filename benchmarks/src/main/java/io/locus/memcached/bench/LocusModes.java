@@ -8,7 +8,7 @@ import java.util.zip.ZipFile;
 /** What the harness learns about a Locus build: whether a mode exists in it, and its local-cache hit ratio. */
 final class LocusModes {
     /** The class that wires the deadline cache and scheduler into the proxy; absent from a pass-through-only jar. */
-    static final String DEADLINE_PATH_CLASS = "io/locus/memcached/proxy/DeadlineHandler.class";
+    static final String DEADLINE_PATH_CLASS = "io/locus/memcached/deadline/DeadlineHandler.class";
 
     private LocusModes() {}
 

@@ -18,7 +18,7 @@ import java.util.List;
  * are {@code server * cacheletsPerBackend + j}; the bucket's home is that server.
  *
  * <p>Guarantees: while no bucket has moved, {@link #ownerOf(byte[])} equals nutcracker's (and
- * {@code io.locus.memcached.proxy.KetamaRing}'s) server for every key; arcs and buckets never change after
+ * {@code io.locus.memcached.backend.KetamaRing}'s) server for every key; arcs and buckets never change after
  * construction, only owners do. Reads are lock-free after construction except {@link #owner}, which reads a volatile
  * array snapshot; {@link #setOwner} is synchronised and publishes a new snapshot.
  */
@@ -27,7 +27,7 @@ import java.util.List;
  * away from the servers a nutcracker-compatible ring puts them on, so it would force a full cache refill when the
  * proxy replaces nutcracker. Cutting the ketama ring itself keeps placement identical until the balancer moves a
  * bucket, and still gives the fixed, small unit of movement MBal uses (16 buckets per backend, [MBal §4.1]).
- * The point computation repeats io.locus.memcached.proxy.KetamaRing's (this package may not depend on the proxy
+ * The point computation repeats io.locus.memcached.backend.KetamaRing's (this package may not depend on the proxy
  * package); VirtualBucketTableTest checks the two agree key by key.
  */
 public final class VirtualBucketTable {

@@ -3,8 +3,8 @@ package io.locus.memcached.balance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.locus.memcached.backend.KetamaRing;
 import io.locus.memcached.balance.VirtualBucketTable.RingServer;
-import io.locus.memcached.proxy.KetamaRing;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -20,8 +20,14 @@ import org.junit.jupiter.api.Test;
  */
 class CoreHasNoHostTypesTest {
     private static final List<String> CORE_DIRS = List.of("io/locus/memcached/cache", "io/locus/memcached/schedule");
-    private static final List<String> FORBIDDEN =
-            List.of("io.netty", "io.locus.memcached.protocol", "io.locus.memcached.proxy", "com.sun.jna");
+    private static final List<String> FORBIDDEN = List.of(
+            "io.netty",
+            "io.locus.memcached.protocol",
+            "io.locus.memcached.server",
+            "io.locus.memcached.backend",
+            "io.locus.memcached.deadline",
+            "io.locus.memcached.balance.netty",
+            "com.sun.jna");
 
     @Test
     void coreSources_doNotReferenceHostTypes() throws IOException {

@@ -19,7 +19,10 @@ class TenantHasNoHostTypesTest {
                             String s = Files.readString(p);
                             return s.contains("import io.netty")
                                     || s.contains("import io.locus.memcached.protocol")
-                                    || s.contains("import io.locus.memcached.proxy");
+                                    || s.contains("import io.locus.memcached.server")
+                                    || s.contains("import io.locus.memcached.backend")
+                                    || s.contains("import io.locus.memcached.deadline")
+                                    || s.contains("import io.locus.memcached.balance.netty");
                         } catch (java.io.IOException e) {
                             throw new java.io.UncheckedIOException(e);
                         }

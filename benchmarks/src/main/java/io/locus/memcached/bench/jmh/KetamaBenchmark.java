@@ -1,6 +1,6 @@
 package io.locus.memcached.bench.jmh;
 
-import io.locus.memcached.proxy.KetamaRing;
+import io.locus.memcached.backend.KetamaRing;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,79 @@
+package io.locus.memcached.backend;
+
+import io.locus.memcached.config.BackendAddress;
+import io.locus.memcached.config.ProxyConfig;
+import io.locus.memcached.stats.ProxyStats;
+import io.netty.channel.EventLoop;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * The backends of the pool as seen from one I/O thread, and the ring that places keys on them. Confined to its event
+ * loop.
+ */
+public final class BackendPool {
+    private final KetamaRing ring;
+    private final List<Backend> backends = new ArrayList<>();
+
+    public BackendPool(ProxyConfig config, KetamaRing ring, EventLoop loop, ProxyStats stats) {
+        this.ring = ring;
+        for (BackendAddress a : config.servers()) {
+            backends.add(new Backend(
+                    a.host(),
+                    a.port(),
+                    loop,
+                    config.backend().conns(),
+                    config.limits().protocol(),
+                    stats,
+                    config.backend().timeoutMicros(),
+                    config.backend().connectTimeoutMicros(),
+                    config.backend().retryIntervalMicros()));
+        }
+    }
+
+    /** Builds the ring for a configuration (nutcracker's placement). */
+    public static KetamaRing ringFor(ProxyConfig config) {
+        List<KetamaRing.Server> servers = new ArrayList<>();
+        for (BackendAddress a : config.servers()) {
+            servers.add(new KetamaRing.Server(a.host(), a.port(), a.weight(), a.name()));
+        }
+        return new KetamaRing(servers);
+    }
+
+    public int size() {
+        return backends.size();
+    }
+
+    public Backend backend(int index) {
+        return backends.get(index);
+    }
+
+    /** The index of the backend owning {@code key} (an ISO-8859-1 string, one char per byte). */
+    int indexFor(String key) {
+        return ring.serverFor(key);
+    }
+
+    /** The index for a meta key, decoding it first when the request carries the base64 flag {@code b}. */
+    int indexForMeta(String key, List<String> flags) {
+        if (flags.stream().anyMatch(f -> f.charAt(0) == 'b')) {
+            try {
+                byte[] raw = Base64.getDecoder().decode(key);
+                return ring.serverFor(raw);
+            } catch (IllegalArgumentException e) {
+                return ring.serverFor(key); // memcached rejects it; any backend gives the same error
+            }
+        }
+        return ring.serverFor(key);
+    }
+
+    List<Backend> backends() {
+        return backends;
+    }
+
+    public void close() {
+        for (Backend b : backends) {
+            b.close();
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.locus.memcached.balance.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * An item read from a backend with {@code mg <key> b v f t}: data (null for a miss), flags, TTL (-1 none), or failed.
+ * The data is a retained slice of the reply; whoever holds the value releases it.
+ */
+final class MetaValue {
+    /** No answer: the backend failed or was unreachable. */
+    static final MetaValue FAILED = new MetaValue(null, "0", -1, true);
+
+    private final ByteBuf data;
+    private final String flags;
+    private final long ttl;
+    private final boolean failed;
+
+    MetaValue(ByteBuf data, String flags, long ttl, boolean failed) {
+        this.data = data;
+        this.flags = flags;
+        this.ttl = ttl;
+        this.failed = failed;
+    }
+
+    /** The item's data, or null for a miss or a failure. */
+    ByteBuf data() {
+        return data;
+    }
+
+    /** The client flags, as the backend wrote them. */
+    String flags() {
+        return flags;
+    }
+
+    /** The remaining TTL in seconds, -1 for none. */
+    long ttl() {
+        return ttl;
+    }
+
+    /** Whether the backend failed or was unreachable. */
+    boolean failed() {
+        return failed;
+    }
+
+    MetaValue retainedDuplicate() {
+        return new MetaValue(data == null ? null : data.retainedDuplicate(), flags, ttl, failed);
+    }
+
+    /**
+     * A hit as a classic {@code VALUE <key> <flags> <n>[ <cas>]} block followed by {@code tail} (such as
+     * {@code \r\n}, or {@code \r\nEND\r\n} for a whole one-key reply); takes over this value's data.
+     */
+    ByteBuf valueBlock(String key, String cas, byte[] tail) {
+        String head =
+                "VALUE " + key + " " + flags + " " + data.readableBytes() + (cas == null ? "" : " " + cas) + "\r\n";
+        CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
+        out.addComponent(
+                true,
+                PooledByteBufAllocator.DEFAULT
+                        .buffer(head.length())
+                        .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
+        out.addComponent(true, data);
+        out.addComponent(
+                true, PooledByteBufAllocator.DEFAULT.buffer(tail.length).writeBytes(tail));
+        return out;
+    }
+
+    void release() {
+        if (data != null && data.refCnt() > 0) {
+            data.release();
+        }
+    }
+
+    /** Parses {@code VA <n> f<flags> t<ttl>} + data, {@code EN}, or anything else as a failure. */
+    static MetaValue parse(ByteBuf b) {
+        int start = b.readerIndex();
+        int eol = b.indexOf(start, b.writerIndex(), (byte) '\r');
+        String head = b.toString(start, Math.max(0, eol - start), StandardCharsets.ISO_8859_1);
+        if (head.equals("EN")) {
+            return new MetaValue(null, "0", -1, false);
+        }
+        if (!head.startsWith("VA ")) {
+            return FAILED;
+        }
+        String[] t = head.split(" ");
+        int len = Integer.parseInt(t[1]);
+        String flags = "0";
+        long ttl = -1;
+        for (int i = 2; i < t.length; i++) {
+            if (t[i].startsWith("f")) {
+                flags = t[i].substring(1);
+            } else if (t[i].startsWith("t")) {
+                ttl = Long.parseLong(t[i].substring(1));
+            }
+        }
+        return new MetaValue(b.retainedSlice(eol + 2, len), flags, ttl, false);
+    }
+
+    /** A key for meta commands' {@code b} flag. */
+    static String base64(String key) {
+        return Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.ISO_8859_1));
+    }
+}

@@ -1,0 +1,205 @@
+package io.locus.memcached.deadline;
+
+import io.locus.memcached.backend.ProxyRequest;
+import io.locus.memcached.backend.ReplySink;
+import io.locus.memcached.cache.CachedItem;
+import io.locus.memcached.cache.DeadlineCache;
+import io.locus.memcached.protocol.Command;
+import io.locus.memcached.protocol.MemcachedRequest;
+import io.locus.memcached.protocol.ReplyWriter;
+import io.locus.memcached.schedule.RejectReason;
+import io.locus.memcached.stats.ProxyStats;
+import io.locus.memcached.stats.TenantMetrics;
+import io.locus.memcached.tenant.Deadline;
+import io.locus.memcached.tenant.Resolution;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The in-proxy cache's side of the deadline path (DEADLINES.md, "In the proxy"): classic {@code get} and {@code mg}
+ * reads answered from the local cache, and on a miss the fill {@code mg <key> v f t} whose value is stored and turned
+ * into the client's reply. Misses of one key wait for a fill already in flight (single-flight, {@link FillInFlight}).
+ * Which backend a fill goes to and how it is scheduled is the {@link FillPath}'s business, not this class's.
+ *
+ * <p>Confined to its event loop, like the {@link DeadlineHandler} that owns it.
+ */
+final class CachedReads {
+    private static final List<String> FILL_FLAGS = List.of("v", "f", "t");
+
+    private final LocalCache cache;
+    private final DeadlineServices services;
+    private final ProxyStats stats;
+    private final FillPath path;
+    private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+
+    CachedReads(LocalCache cache, DeadlineServices services, FillPath path) {
+        this.cache = cache;
+        this.services = services;
+        this.stats = services.stats();
+        this.path = path;
+    }
+
+    /** Fills in flight on this I/O thread, by key. */
+    private final Map<String, FillInFlight> fills = new HashMap<>();
+
+    /**
+     * Sends the fill {@code mg <key> v f t} for a local miss and stores what comes back; or waits for a fill of the same
+     * key already in flight on this thread when that one is due no later and no write to the key's stripe came between
+     * (a write through the proxy bumps the version first, so a read after its own write never waits for an older fill).
+     */
+    private void fill(String key, ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {
+        byte[] k = LocalCache.bytes(key);
+        long version = cache.versionOf(k);
+        Resolution r = origin.resolution();
+        Deadline d = r.deadline();
+        long mine = d.bestEffort() ? Long.MAX_VALUE : origin.arrivalNanos() + d.micros() * 1000;
+        FillInFlight running = fills.get(key);
+        if (running != null && running.version() == version && running.dueNoLaterThan(mine)) {
+            running.waitFor(new FillInFlight.Waiter(origin, counters, done));
+            services.fillsCoalesced().increment();
+            return;
+        }
+        MemcachedRequest mg = new MemcachedRequest(Command.MG, List.of(key, "v", "f", "t"), null, false);
+        ProxyRequest fr = new ProxyRequest(
+                mg, new Resolution(r.tenant(), d, FILL_FLAGS), origin.arrivalNanos(), origin.connectionId());
+        long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
+        FillPath.Route route = path.route(fr, key);
+        FillInFlight self = new FillInFlight(version, route.deadlineNanos());
+        if (running == null || running.version() != version || !running.dueNoLaterThan(self.deadlineNanos())) {
+            fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
+        }
+        Consumer<FillResult> finish = result -> {
+            if (fills.get(key) == self) {
+                fills.remove(key);
+            }
+            done.accept(result);
+            for (FillInFlight.Waiter w : self.waiters()) {
+                if (result.refusal() != null) {
+                    // Refused or dropped for the fill's deadline; a waiter's own later deadline deserves its own
+                    // decision.
+                    fill(key, w.origin(), w.counters(), w.done());
+                } else {
+                    w.done().accept(result);
+                }
+            }
+        };
+        route.send(
+                new ReplySink() {
+                    @Override
+                    public void complete(ByteBuf reply) {
+                        if (reply == null) {
+                            finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
+                            return;
+                        }
+                        FillResult result;
+                        try {
+                            result = FillResult.parse(reply);
+                        } catch (RuntimeException e) {
+                            result = FillResult.failure("SERVER_ERROR bad fill reply from backend");
+                        } finally {
+                            reply.release();
+                        }
+                        if (result.hit()) {
+                            cache.fill(
+                                    k,
+                                    result.value(),
+                                    result.clientFlags(),
+                                    result.ttlNanos(),
+                                    cacheDeadline,
+                                    r.tenant(),
+                                    version);
+                        }
+                        finish.accept(result);
+                    }
+
+                    @Override
+                    public void completeLine(String line) {
+                        finish.accept(FillResult.failure(line));
+                    }
+
+                    @Override
+                    public void completeSilently() {
+                        finish.accept(FillResult.failure("SERVER_ERROR backend unavailable"));
+                    }
+                },
+                counters,
+                (reason, est) -> finish.accept(FillResult.refused(reason, est)));
+    }
+
+    private long cacheDeadline(ProxyRequest pr) {
+        Deadline d = pr.resolution().deadline();
+        return d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
+    }
+
+    /** A {@code mg} with the flags of {@link MetaGetFlags}: a hit from the cache, else one fill. */
+    void metaGet(ProxyRequest pr, MeteredSink sink, MetaGetFlags flags) {
+        stats.increment(ProxyStats.Counter.META_REQUESTS);
+        String key = pr.request().key();
+        pr.request().release();
+        CachedItem item = cache.get(
+                LocalCache.bytes(key), cacheDeadline(pr), pr.resolution().tenant());
+        if (item != null) {
+            sink.counters().hits().increment();
+            sink.complete(metaHit(flags, key, item.clientFlags(), item.value()));
+            return;
+        }
+        sink.counters().misses().increment();
+        fill(key, pr, sink.counters(), r -> {
+            if (r.hit()) {
+                sink.complete(metaHit(flags, key, r.clientFlags(), r.value()));
+            } else if (r.failure() != null) {
+                sink.completeLine(r.failure());
+            } else if (r.refusal() != null
+                    && (services.metaRejectAsError()
+                            || r.refusal() == RejectReason.TENANT_QUOTA
+                            || r.refusal() == RejectReason.DEADLINE_EXCEEDED)) {
+                sink.markRejected(true);
+                sink.completeLine("SERVER_ERROR " + r.refusal().serverErrorText(r.estimateMicros()));
+            } else {
+                sink.markRejected(r.refusal() != null);
+                if (flags.quiet()) {
+                    sink.completeSilently();
+                } else {
+                    sink.completeLine(flags.missLine(key));
+                }
+            }
+        });
+    }
+
+    private ByteBuf metaHit(MetaGetFlags flags, String key, int clientFlags, byte[] value) {
+        return ReplyWriter.meta(alloc, flags.hitLine(key, clientFlags, value.length), flags.value() ? value : null);
+    }
+
+    /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
+    void classicGet(ProxyRequest pr, MeteredSink sink) {
+        List<String> keys = pr.request().keys();
+        pr.request().release();
+        stats.add(ProxyStats.Counter.CMD_GET, keys.size());
+        ClassicGet g = new ClassicGet(keys, sink, stats, services.classicRejectAsError());
+        long deadline = cacheDeadline(pr);
+        for (int i = 0; i < keys.size(); i++) {
+            CachedItem item = cache.get(
+                    LocalCache.bytes(keys.get(i)), deadline, pr.resolution().tenant());
+            if (item != null) {
+                g.hit(i, item.value(), item.clientFlags());
+                sink.counters().hits().increment();
+            } else {
+                sink.counters().misses().increment();
+                g.miss(i);
+            }
+        }
+        List<Map.Entry<String, List<Integer>>> toFill = g.fillsToSend();
+        if (toFill.isEmpty()) {
+            g.finish();
+            return;
+        }
+        for (Map.Entry<String, List<Integer>> e : toFill) {
+            fill(e.getKey(), pr, sink.counters(), r -> g.arrived(e.getValue(), r));
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.locus.memcached.deadline;
+
+import io.locus.memcached.backend.ProxyRequest;
+import io.locus.memcached.backend.ReplySink;
+import io.locus.memcached.backend.RequestHandler;
+import io.locus.memcached.schedule.DeadlineScheduler;
+import io.locus.memcached.schedule.RejectReason;
+import io.locus.memcached.schedule.Ticket;
+import io.locus.memcached.stats.ProxyStats;
+import io.locus.memcached.stats.TenantMetrics;
+
+/**
+ * A request waiting for, or holding, a ticket at one backend's deadline scheduler (the ticket's payload): sent on
+ * below once dispatched, refused once its deadline passes in the queue. Owner thread only.
+ */
+final class ScheduledRequest {
+    /** The handler below, the proxy's counters and the I/O thread's connection order, shared by its requests. */
+    record Host(RequestHandler backends, ProxyStats stats, ConnectionOrder order) {}
+
+    /** How a caller answers a request the scheduler refused or dropped; {@code est} in µs from now. */
+    @FunctionalInterface
+    interface Refusal {
+        void refused(RejectReason reason, long estimateMicros);
+    }
+
+    private final Host host;
+    private final DeadlineScheduler<ScheduledRequest> scheduler;
+    private final ProxyRequest pr;
+    /** The copy chosen for a routed read, or -1: the handler below places the request. */
+    private final int routedTo;
+
+    private final ReplySink target;
+    private final TenantMetrics.Counters counters;
+    private final boolean internal;
+    private final Refusal refusal;
+    private boolean queued;
+
+    ScheduledRequest(
+            Host host,
+            DeadlineScheduler<ScheduledRequest> scheduler,
+            ProxyRequest pr,
+            int routedTo,
+            ReplySink target,
+            TenantMetrics.Counters counters,
+            boolean internal,
+            Refusal refusal) {
+        this.host = host;
+        this.scheduler = scheduler;
+        this.pr = pr;
+        this.routedTo = routedTo;
+        this.target = target;
+        this.counters = counters;
+        this.internal = internal;
+        this.refusal = refusal;
+    }
+
+    /** The ticket waits in its scheduler's queue; its dispatch or expiry takes it off the connection's count. */
+    void markQueued() {
+        queued = true;
+    }
+
+    private void dequeued() {
+        if (queued) {
+            queued = false;
+            counters.queued().decrementAndGet();
+            host.order().dequeued(pr.connectionId());
+        }
+    }
+
+    void dispatch(Ticket<ScheduledRequest> ticket) {
+        boolean[] released = {false};
+        ReplySink done = ReplySink.after(target, () -> {
+            if (!released[0]) {
+                released[0] = true;
+                scheduler.complete(ticket);
+            }
+        });
+        if (routedTo >= 0) {
+            host.backends().handleAt(pr, done, routedTo);
+        } else {
+            host.backends().handle(pr, done);
+        }
+        if (internal) {
+            host.stats().decrement(ProxyStats.Counter.META_REQUESTS); // a fill is not a client's meta request
+        }
+        dequeued(); // after the write above: what waited for this connection's queue must follow it
+    }
+
+    void expired() {
+        dequeued();
+        host.backends().refusedRead(pr);
+        pr.request().release();
+        counters.rejected().increment();
+        refusal.refused(RejectReason.DEADLINE_EXCEEDED, 0);
+    }
+}

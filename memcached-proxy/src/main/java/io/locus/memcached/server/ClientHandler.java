@@ -1,0 +1,401 @@
+package io.locus.memcached.server;
+
+import io.locus.memcached.backend.BackendPool;
+import io.locus.memcached.backend.ProxyRequest;
+import io.locus.memcached.backend.ReplySink;
+import io.locus.memcached.backend.RequestHandler;
+import io.locus.memcached.config.Listener;
+import io.locus.memcached.protocol.Command;
+import io.locus.memcached.protocol.MemcachedRequest;
+import io.locus.memcached.protocol.RequestError;
+import io.locus.memcached.stats.ProxyStats;
+import io.locus.memcached.stats.StatsTable;
+import io.locus.memcached.tenant.AuthFile;
+import io.locus.memcached.tenant.HintException;
+import io.locus.memcached.tenant.Resolution;
+import io.locus.memcached.tenant.Session;
+import io.locus.memcached.tenant.TenantResolver;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves one client connection: authenticates it when required, answers the commands the proxy owns, resolves each
+ * request's tenant and deadline, hands keyed requests to the {@link RequestHandler}, and writes replies in request
+ * order.
+ *
+ * <p>Guarantees: one reply per request (none when the client asked for none), in request order, whatever order the
+ * backends answer in; at most {@code limits.max_pipeline} requests in flight, beyond which the proxy stops reading
+ * from the client until replies drain (back-pressure instead of unbounded buffering). Confined to its event loop.
+ *
+ * <p>Memory per connection is bounded by bytes as well as by count, because one decoded read can hold thousands of
+ * pipelined {@code get}s of a 1 MB value and a client that does not read its replies would otherwise make the proxy
+ * buffer all of them (memcached itself stops working on a connection it cannot write to). Requests are dispatched
+ * only while the connection is writable (its outbound bytes below the write-buffer high-water mark) and while fewer
+ * than {@code limits.reply_budget / recent largest reply} are in flight; the rest wait, decoded, in arrival order,
+ * and reading from the socket stops until they are dispatched. The reply-size estimate starts at
+ * {@link #INITIAL_REPLY_ESTIMATE}, jumps to any larger reply and decays by 1/16 per smaller one, so a connection of
+ * small values reaches the full {@code limits.max_pipeline} after about eighty replies.
+ */
+final class ClientHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientHandler.class);
+    /**
+     * Before any reply is seen: 16 requests in flight at the default budget. A first burst of gets of 1 MB values then
+     * holds at most 16 MB before the estimate has learnt their size, while a pipelining client of small values starts
+     * with enough requests in flight to fill its backends.
+     */
+    static final long INITIAL_REPLY_ESTIMATE = 256 * 1024;
+
+    /** What all connections of a server share. */
+    record Shared(
+            java.util.function.Supplier<TenantResolver> resolver,
+            AuthFile auth,
+            ProxyStats stats,
+            String version,
+            int threads,
+            int maxPipeline,
+            long replyBudgetBytes,
+            java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
+            java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools,
+            StatsTable table) {
+        /** The default of {@code limits.reply_budget}. */
+        static final long DEFAULT_REPLY_BUDGET = 4L << 20;
+
+        /** A fixed resolver, the default reply budget and only the general {@code stats} lines. */
+        Shared(
+                TenantResolver resolver,
+                AuthFile auth,
+                ProxyStats stats,
+                String version,
+                int threads,
+                int maxPipeline,
+                java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
+                java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools) {
+            this(
+                    () -> resolver,
+                    auth,
+                    stats,
+                    version,
+                    threads,
+                    maxPipeline,
+                    DEFAULT_REPLY_BUDGET,
+                    handlers,
+                    pools,
+                    ProxyStats.table(stats, version, threads));
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong CONNECTION_IDS =
+            new java.util.concurrent.atomic.AtomicLong();
+
+    private final Shared shared;
+    private final Session session;
+    private final long connectionId = CONNECTION_IDS.incrementAndGet();
+    private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    /** Decoded requests not dispatched yet (see the class comment), in arrival order. */
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+    /** Recent largest reply, bytes: a maximum that decays by 1/16 per reply. */
+    private long replyEstimate;
+
+    private boolean admitting;
+    private ChannelHandlerContext ctx;
+    private RequestHandler handler;
+    private boolean closed;
+    private boolean paused;
+    private boolean inputShutdown;
+
+    ClientHandler(Shared shared, Listener listener) {
+        this.shared = shared;
+        this.session = new Session(listener.tenant(), listener.defaultDeadline());
+        this.replyEstimate = INITIAL_REPLY_ESTIMATE;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.handler = shared.handlers().apply(ctx.channel().eventLoop());
+        shared.stats().increment(ProxyStats.Counter.CURR_CONNECTIONS);
+        shared.stats().increment(ProxyStats.Counter.TOTAL_CONNECTIONS);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closed = true;
+        shared.stats().decrement(ProxyStats.Counter.CURR_CONNECTIONS);
+        for (Slot s : slots) {
+            s.discard();
+        }
+        slots.clear();
+        releaseWaiting();
+        ctx.fireChannelInactive();
+    }
+
+    /** The client shut down its output: answer what it sent, then close (as memcached does at EOF). */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof io.netty.channel.socket.ChannelInputShutdownEvent) {
+            inputShutdown = true;
+            closeIfDrained();
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    private void closeIfDrained() {
+        if (inputShutdown && slots.isEmpty() && waiting.isEmpty() && !closed) {
+            closed = true;
+            ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.warn("client {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!waiting.isEmpty() || !mayDispatch()) {
+            waiting.add(msg);
+        } else {
+            accept(msg);
+        }
+        updateReading();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        admitWaiting();
+        updateReading();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    private boolean mayDispatch() {
+        long allowed = Math.max(1, shared.replyBudgetBytes() / Math.max(1024, replyEstimate));
+        return slots.size() < Math.min(allowed, shared.maxPipeline())
+                && ctx.channel().isWritable();
+    }
+
+    /** Dispatches waiting requests while allowed; re-entrant calls (a request answered at once) leave it to the loop. */
+    private void admitWaiting() {
+        if (admitting) {
+            return;
+        }
+        admitting = true;
+        try {
+            while (!closed && !waiting.isEmpty() && mayDispatch()) {
+                accept(waiting.poll());
+            }
+        } finally {
+            admitting = false;
+        }
+    }
+
+    /** Reading stops while requests wait, the connection cannot be written, or the pipeline is full. */
+    private void updateReading() {
+        if (closed) {
+            return;
+        }
+        boolean writable = ctx.channel().isWritable();
+        if (!paused && (!waiting.isEmpty() || !writable || slots.size() >= shared.maxPipeline())) {
+            paused = true;
+            ctx.channel().config().setAutoRead(false);
+        } else if (paused && waiting.isEmpty() && writable && slots.size() <= shared.maxPipeline() / 2) {
+            paused = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    private void releaseWaiting() {
+        for (Object m : waiting) {
+            if (m instanceof MemcachedRequest r) {
+                r.release();
+            }
+        }
+        waiting.clear();
+    }
+
+    private void accept(Object msg) {
+        Slot slot = new Slot();
+        slots.add(slot);
+        if (msg instanceof RequestError e) {
+            shared.stats().increment(ProxyStats.Counter.CLIENT_ERRORS);
+            slot.close = e.closeConnection();
+            if (e.suppressed()) {
+                slot.completeSilently();
+            } else {
+                slot.completeLine(e.replyLine());
+            }
+        } else {
+            dispatch((MemcachedRequest) msg, slot);
+        }
+    }
+
+    private void dispatch(MemcachedRequest req, Slot slot) {
+        shared.stats().increment(ProxyStats.Counter.REQUESTS);
+        if (shared.auth() != null && session.user() == null && req.command() != Command.QUIT) {
+            authenticate(req, slot);
+            return;
+        }
+        if (req.command().family() == Command.Family.LOCAL) {
+            try {
+                answerLocally(req, slot);
+            } finally {
+                req.release();
+            }
+            return;
+        }
+        Resolution resolution;
+        try {
+            resolution = shared.resolver().get().resolve(session, req.key(), metaFlags(req));
+        } catch (HintException e) {
+            shared.stats().increment(ProxyStats.Counter.TENANT_REJECTS);
+            LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());
+            req.release();
+            slot.completeLine(e.replyLine());
+            return;
+        }
+        if (req.command().isMeta()) {
+            shared.stats()
+                    .add(
+                            ProxyStats.Counter.HINT_TOKENS_STRIPPED,
+                            metaFlags(req).size() - resolution.forwardedFlags().size());
+        }
+        handler.handle(new ProxyRequest(req, resolution, System.nanoTime(), connectionId), slot);
+    }
+
+    private static List<String> metaFlags(MemcachedRequest req) {
+        if (!req.command().isMeta()) {
+            return List.of();
+        }
+        int first = req.command() == Command.MS ? 2 : 1;
+        return req.args().size() <= first
+                ? List.of()
+                : req.args().subList(first, req.args().size());
+    }
+
+    private void authenticate(MemcachedRequest req, Slot slot) {
+        try {
+            slot.completeLine(SessionCommands.authenticate(req, session, shared.auth(), shared.stats()));
+        } finally {
+            req.release();
+        }
+    }
+
+    private void answerLocally(MemcachedRequest req, Slot slot) {
+        switch (req.command()) {
+            case VERSION -> slot.completeLine("VERSION " + shared.version());
+            case VERBOSITY -> {
+                if (req.quiet()) {
+                    slot.completeSilently();
+                } else {
+                    slot.completeLine("OK");
+                }
+            }
+            case MN -> slot.completeLine("MN");
+            case QUIT -> {
+                slot.close = true;
+                slot.completeSilently();
+            }
+            case STATS -> slot.complete(stats(req.args()));
+            case DLCTX ->
+                slot.completeLine(SessionCommands.dlctx(
+                        req.args(), session, shared.resolver().get()));
+            default -> throw new IllegalStateException("not a local command: " + req.command());
+        }
+    }
+
+    private ByteBuf stats(List<String> args) {
+        String text = StatsCommand.reply(
+                args, shared.table(), () -> shared.pools().apply(ctx.channel().eventLoop()), handler);
+        if (text == null) {
+            return line("ERROR");
+        }
+        return ctx.alloc().buffer(text.length()).writeBytes(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private ByteBuf line(String line) {
+        ByteBuf b = ctx.alloc().buffer(line.length() + 2);
+        b.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+        return b.writeByte('\r').writeByte('\n');
+    }
+
+    /** Writes the completed prefix of the reply queue. */
+    private void drain() {
+        boolean wrote = false;
+        while (!slots.isEmpty() && slots.peek().done) {
+            Slot s = slots.poll();
+            if (s.bytes != null) {
+                ctx.write(s.bytes, ctx.voidPromise());
+                s.bytes = null;
+                wrote = true;
+            }
+            if (s.close) {
+                closed = true;
+                ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                for (Slot rest : slots) {
+                    rest.discard();
+                }
+                slots.clear();
+                releaseWaiting();
+                return;
+            }
+        }
+        if (wrote) {
+            ctx.flush();
+        }
+        admitWaiting();
+        updateReading();
+        closeIfDrained();
+    }
+
+    /** One request's place in the reply order. */
+    private final class Slot implements ReplySink {
+        private ByteBuf bytes;
+        private boolean done;
+        private boolean close;
+
+        @Override
+        public void complete(ByteBuf reply) {
+            if (done || closed) {
+                if (reply != null) {
+                    reply.release();
+                }
+                return;
+            }
+            bytes = reply;
+            done = true;
+            int size = reply == null ? 0 : reply.readableBytes();
+            replyEstimate = Math.max(size, replyEstimate - (replyEstimate >> 4));
+            drain();
+        }
+
+        @Override
+        public void completeLine(String l) {
+            if (done || closed) {
+                return;
+            }
+            complete(line(l));
+        }
+
+        @Override
+        public void completeSilently() {
+            complete(null);
+        }
+
+        void discard() {
+            done = true;
+            if (bytes != null) {
+                bytes.release();
+                bytes = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.locus.memcached.balance.netty;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The parsing of the meta replies the balancer and the availability copies rely on. */
+class MetaValueTest {
+    @Test
+    void parse_readsValueFlagsAndTtl_orMissOrFailure() {
+        ByteBuf va = Unpooled.copiedBuffer("VA 5 f42 t-1\r\nab\r\nc\r\n", StandardCharsets.ISO_8859_1);
+        MetaValue v = MetaValue.parse(va);
+        assertEquals("ab\r\nc", v.data().toString(StandardCharsets.ISO_8859_1));
+        assertEquals("42", v.flags());
+        assertEquals(-1, v.ttl());
+        assertFalse(v.failed());
+        v.release();
+        va.release();
+        MetaValue miss = MetaValue.parse(Unpooled.copiedBuffer("EN\r\n", StandardCharsets.ISO_8859_1));
+        assertNull(miss.data());
+        assertFalse(miss.failed());
+        MetaValue error =
+                MetaValue.parse(Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1));
+        assertNull(error.data());
+        assertTrue(error.failed());
+    }
+
+    @Test
+    void shadowKey_isTheReservedPrefixInBase64() {
+        assertEquals("X19kbHA6cjprZXk=", ShadowReplicator.shadowKey("key")); // base64("__dlp:r:key")
+    }
+}
