@@ -59,28 +59,6 @@ public final class Balancer<K> {
     private boolean migrationGaveUp;
 
     /**
-     * The outcome of one epoch.
-     *
-     * @param epoch epoch number, from 1
-     * @param loads backend loads of the epoch
-     * @param maxOverMean max load over mean load
-     * @param step the state machine's step
-     * @param hotspots this epoch's hot keys
-     * @param replication Phase 1 work (empty plan if Phase 1 did not run)
-     * @param migration Phase 3 plan, or null if Phase 3 did not plan this epoch
-     * @param sampleRate the key sampling rate in force for the next epoch
-     */
-    public record EpochReport<K>(
-            long epoch,
-            List<BackendLoad> loads,
-            double maxOverMean,
-            PhaseStateMachine.Step step,
-            List<Hotspot<K>> hotspots,
-            ReplicationPlanner.Plan<K> replication,
-            MigrationPlanner.Plan migration,
-            double sampleRate) {}
-
-    /**
      * @param capacityOpsPerSecond T_b per backend, indexed like the table's servers
      * @param bytesOf the key's bytes as hashed on the ring
      * @param clock nanoseconds, monotonic

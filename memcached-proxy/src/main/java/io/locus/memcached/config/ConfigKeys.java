@@ -24,7 +24,7 @@ public final class ConfigKeys {
     private static final long S = 1_000_000;
     private static final long MIB = 1 << 20;
 
-    /** Keys that hold lists or maps and are parsed by {@link ConfigLoader} itself. */
+    /** Keys that hold lists or maps, read by {@code StructuredKeys} rather than by {@link ConfigLoader#convert}. */
     public static final List<String> STRUCTURED =
             List.of("listeners", "pool.servers", "tenants", "deadline_rules", "auth.allowed_tenants");
 

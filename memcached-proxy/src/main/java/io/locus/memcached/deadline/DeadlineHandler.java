@@ -116,7 +116,7 @@ public final class DeadlineHandler implements RequestHandler {
     private void process(ProxyRequest pr, ReplySink clientSink) {
         MemcachedRequest req = pr.request();
         TenantMetrics.Counters counters = services.metrics().of(pr.resolution().tenant());
-        MeteredSink sink = new MeteredSink(clientSink, counters, pr, hardDeadlineNanos(pr));
+        MeteredSink sink = new MeteredSink(clientSink, counters, pr, MeteredSink.hardDeadlineNanos(pr));
         Command cmd = req.command();
         switch (cmd.family()) {
             case RETRIEVAL -> {
@@ -229,29 +229,6 @@ public final class DeadlineHandler implements RequestHandler {
             backend = b;
         }
         return backend;
-    }
-
-    /**
-     * The relative hard deadline in ns that {@code deadlines_met/missed} judge the request by, or -1 if it is not a hard
-     * read. Writes (storage and keyed commands, {@code ms md ma}, {@code mg} with T, N or E) are scheduled best-effort
-     * whatever their rule says ({@link TicketRequest}, [MicroFuge §5.1]) and are never refused, so counting
-     * them against a read deadline would mix best-effort writes into the hard-read figure that admission is about
-     * (under overload a tenant's sets, queued behind admitted reads, would be most of its "missed").
-     */
-    private long hardDeadlineNanos(ProxyRequest pr) {
-        Deadline d = pr.resolution().deadline();
-        if (d.bestEffort()) {
-            return -1;
-        }
-        Command cmd = pr.request().command();
-        boolean write = switch (cmd.family()) {
-            case RETRIEVAL -> false;
-            case META ->
-                cmd != Command.MG
-                        || pr.resolution().forwardedFlags().stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0);
-            default -> true;
-        };
-        return write ? -1 : d.micros() * 1000;
     }
 
     /**

@@ -2,7 +2,9 @@ package io.locus.memcached.deadline;
 
 import io.locus.memcached.backend.ProxyRequest;
 import io.locus.memcached.backend.ReplySink;
+import io.locus.memcached.protocol.Command;
 import io.locus.memcached.stats.TenantMetrics;
+import io.locus.memcached.tenant.Deadline;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -61,5 +63,28 @@ final class MeteredSink implements ReplySink {
     public void completeSilently() {
         record();
         inner.completeSilently();
+    }
+
+    /**
+     * The relative hard deadline in ns that {@code deadlines_met/missed} judge the request by, or -1 if it is not a hard
+     * read. Writes (storage and keyed commands, {@code ms md ma}, {@code mg} with T, N or E) are scheduled best-effort
+     * whatever their rule says ({@link io.locus.memcached.schedule.TicketRequest}, [MicroFuge §5.1]) and are never
+     * refused, so counting them against a read deadline would mix best-effort writes into the hard-read figure that
+     * admission is about (under overload a tenant's sets, queued behind admitted reads, would be most of its "missed").
+     */
+    static long hardDeadlineNanos(ProxyRequest pr) {
+        Deadline d = pr.resolution().deadline();
+        if (d.bestEffort()) {
+            return -1;
+        }
+        Command cmd = pr.request().command();
+        boolean write = switch (cmd.family()) {
+            case RETRIEVAL -> false;
+            case META ->
+                cmd != Command.MG
+                        || pr.resolution().forwardedFlags().stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0);
+            default -> true;
+        };
+        return write ? -1 : d.micros() * 1000;
     }
 }

@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -156,7 +155,7 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
                         ctx.channel(),
                         e.replyLine(),
                         e.detail(),
-                        truncate(line));
+                        Tokens.truncate(line));
             }
             out.add(parsed);
         }
@@ -192,13 +191,13 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
 
     /** Parses a command line; a request without data, an error, or null when a data block must be read first. */
     private DecodedRequest parseLine(String line) {
-        List<String> tokens = tokenize(line);
+        List<String> tokens = Tokens.tokenize(line);
         if (tokens.isEmpty()) {
             return RequestError.of(RequestError.ERROR, "empty line (expected: a command)");
         }
         Command command = Command.lookup(tokens.get(0));
         if (command == null) {
-            return RequestError.of(RequestError.ERROR, "unknown command \"" + truncate(tokens.get(0)) + "\"");
+            return RequestError.of(RequestError.ERROR, "unknown command \"" + Tokens.truncate(tokens.get(0)) + "\"");
         }
         List<String> args = tokens.subList(1, tokens.size());
         if (command.family() != Command.Family.RETRIEVAL && line.length() > MAX_OTHER_LINE_BYTES) {
@@ -240,10 +239,10 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
             return RequestError.of(
                     RequestError.ERROR, command.word() + " without an exptime (expected: <exptime> <key>*)");
         }
-        if (!isInt32(args.get(0))) {
+        if (!Tokens.isInt32(args.get(0))) {
             return RequestError.of(
                     "CLIENT_ERROR invalid exptime argument",
-                    "exptime \"" + truncate(args.get(0)) + "\" (expected: an integer)");
+                    "exptime \"" + Tokens.truncate(args.get(0)) + "\" (expected: an integer)");
         }
         for (int i = 1; i < args.size(); i++) {
             RequestError e = checkKey(args.get(i), false);
@@ -267,12 +266,14 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
         if (e != null) {
             return e;
         }
-        if (!isUint64(args.get(1)) || !isInt32(args.get(2)) || (command == Command.CAS && !isUint64(args.get(4)))) {
+        if (!Tokens.isUint64(args.get(1))
+                || !Tokens.isInt32(args.get(2))
+                || (command == Command.CAS && !Tokens.isUint64(args.get(4)))) {
             return new RequestError(
                     RequestError.BAD_FORMAT,
                     noreply,
                     false,
-                    "non-numeric flags, exptime or cas in \"" + truncate(String.join(" ", args)) + "\"");
+                    "non-numeric flags, exptime or cas in \"" + Tokens.truncate(String.join(" ", args)) + "\"");
         }
         return expectData(command, args, args.get(3), noreply);
     }
@@ -324,14 +325,14 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
     }
 
     private DecodedRequest expectData(Command command, List<String> args, String lengthToken, boolean quiet) {
-        long length = parseLength(lengthToken);
+        long length = Tokens.parseLength(lengthToken);
         boolean suppress = quiet && !command.isMeta();
         if (length < 0) {
             return new RequestError(
                     RequestError.BAD_FORMAT,
                     suppress,
                     false,
-                    "data length \"" + truncate(lengthToken) + "\" (expected: an integer 0.." + Integer.MAX_VALUE
+                    "data length \"" + Tokens.truncate(lengthToken) + "\" (expected: an integer 0.." + Integer.MAX_VALUE
                             + ")");
         }
         if (length > limits.maxItemSizeBytes()) {
@@ -358,7 +359,7 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
                     suppressed,
                     false,
                     "key length " + key.length() + " bytes (expected: <= " + limits.maxKeyBytes() + "): \""
-                            + truncate(key) + "\"");
+                            + Tokens.truncate(key) + "\"");
         }
         return null;
     }
@@ -370,81 +371,6 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
             }
         }
         return false;
-    }
-
-    /** Splits on runs of spaces, as memcached does (a tab is part of a token). */
-    static List<String> tokenize(String line) {
-        List<String> tokens = new ArrayList<>();
-        int i = 0;
-        int n = line.length();
-        while (i < n) {
-            while (i < n && line.charAt(i) == ' ') {
-                i++;
-            }
-            int s = i;
-            while (i < n && line.charAt(i) != ' ') {
-                i++;
-            }
-            if (i > s) {
-                tokens.add(line.substring(s, i));
-            }
-        }
-        return tokens;
-    }
-
-    /** A non-negative decimal length up to {@link Integer#MAX_VALUE}, or -1. */
-    static long parseLength(String s) {
-        if (s.startsWith("+")) {
-            s = s.substring(1);
-        }
-        if (s.isEmpty() || s.length() > 10) {
-            return -1;
-        }
-        long v = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            v = v * 10 + (c - '0');
-        }
-        return v > Integer.MAX_VALUE ? -1 : v;
-    }
-
-    /** As memcached's safe_strtoul/strtoull: optional '+', decimal digits, value below 2^64, no '-'. */
-    static boolean isUint64(String s) {
-        String d = s.startsWith("+") ? s.substring(1) : s;
-        if (!allDigits(d)) {
-            return false;
-        }
-        return new java.math.BigInteger(d).bitLength() <= 64;
-    }
-
-    /** As memcached's safe_strtol: optional sign, decimal digits, value within a 32-bit int. */
-    static boolean isInt32(String s) {
-        String d = s.startsWith("+") || s.startsWith("-") ? s.substring(1) : s;
-        if (!allDigits(d) || d.length() > 12) {
-            return false;
-        }
-        long v = Long.parseLong(d);
-        return s.startsWith("-") ? v <= 1L + Integer.MAX_VALUE : v <= Integer.MAX_VALUE;
-    }
-
-    private static boolean allDigits(String d) {
-        if (d.isEmpty() || d.length() > 40) {
-            return false;
-        }
-        for (int i = 0; i < d.length(); i++) {
-            char c = d.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static String truncate(String s) {
-        return s.length() <= 64 ? s : s.substring(0, 64) + "...(" + s.length() + " chars)";
     }
 
     private void logBad(ChannelHandlerContext ctx, ByteBuf in, int start, String detail) {

@@ -1,6 +1,5 @@
 package io.locus.memcached.server;
 
-import io.locus.memcached.backend.BackendPool;
 import io.locus.memcached.backend.ProxyRequest;
 import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.backend.RequestHandler;
@@ -9,12 +8,9 @@ import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.RequestError;
 import io.locus.memcached.stats.ProxyStats;
-import io.locus.memcached.stats.StatsTable;
-import io.locus.memcached.tenant.AuthFile;
 import io.locus.memcached.tenant.HintException;
 import io.locus.memcached.tenant.Resolution;
 import io.locus.memcached.tenant.Session;
-import io.locus.memcached.tenant.TenantResolver;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -52,49 +48,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
      */
     static final long INITIAL_REPLY_ESTIMATE = 256 * 1024;
 
-    /** What all connections of a server share. */
-    record Shared(
-            java.util.function.Supplier<TenantResolver> resolver,
-            AuthFile auth,
-            ProxyStats stats,
-            String version,
-            int threads,
-            int maxPipeline,
-            long replyBudgetBytes,
-            java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
-            java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools,
-            StatsTable table) {
-        /** The default of {@code limits.reply_budget}. */
-        static final long DEFAULT_REPLY_BUDGET = 4L << 20;
-
-        /** A fixed resolver, the default reply budget and only the general {@code stats} lines. */
-        Shared(
-                TenantResolver resolver,
-                AuthFile auth,
-                ProxyStats stats,
-                String version,
-                int threads,
-                int maxPipeline,
-                java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
-                java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools) {
-            this(
-                    () -> resolver,
-                    auth,
-                    stats,
-                    version,
-                    threads,
-                    maxPipeline,
-                    DEFAULT_REPLY_BUDGET,
-                    handlers,
-                    pools,
-                    ProxyStats.table(stats, version, threads));
-        }
-    }
-
     private static final java.util.concurrent.atomic.AtomicLong CONNECTION_IDS =
             new java.util.concurrent.atomic.AtomicLong();
 
-    private final Shared shared;
+    private final ConnectionShared shared;
     private final Session session;
     private final long connectionId = CONNECTION_IDS.incrementAndGet();
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
@@ -110,7 +67,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private boolean paused;
     private boolean inputShutdown;
 
-    ClientHandler(Shared shared, Listener listener) {
+    ClientHandler(ConnectionShared shared, Listener listener) {
         this.shared = shared;
         this.session = new Session(listener.tenant(), listener.defaultDeadline());
         this.replyEstimate = INITIAL_REPLY_ESTIMATE;

@@ -126,7 +126,7 @@ public final class ProxyServer implements AutoCloseable {
         int threads = config.server().ioThreads();
         boss = Transport.group(1, new DefaultThreadFactory("locus-accept", true));
         workers = Transport.group(threads, new DefaultThreadFactory("locus-io", true));
-        ClientHandler.Shared shared = new ClientHandler.Shared(
+        ConnectionShared shared = new ConnectionShared(
                 resolver::get,
                 auth,
                 stats,

@@ -3,7 +3,6 @@ package io.locus.memcached.balance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.locus.memcached.balance.Balancer.EpochReport;
 import io.locus.memcached.balance.LoadMonitor.BackendLoad;
 import io.locus.memcached.balance.ReplicaDirectory.WriteTicket;
 import io.locus.memcached.balance.ReplicationPlanner.Action;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.locus.memcached.balance.Balancer.EpochReport;
 import io.locus.memcached.balance.LoadMonitor.BackendLoad;
 import io.locus.memcached.balance.MigrationPlanner.Move;
 import io.locus.memcached.balance.VirtualBucketTable.RingServer;

@@ -246,12 +246,12 @@ class MemcachedRequestDecoderTest {
 
     @Test
     void numbers_followMemcachedsParsing() {
-        assertTrue(MemcachedRequestDecoder.isUint64("18446744073709551615"));
-        assertFalse(MemcachedRequestDecoder.isUint64("18446744073709551616"));
-        assertTrue(MemcachedRequestDecoder.isUint64("+5"));
-        assertFalse(MemcachedRequestDecoder.isUint64("-1"));
-        assertTrue(MemcachedRequestDecoder.isInt32("-2147483648"));
-        assertFalse(MemcachedRequestDecoder.isInt32("2147483648"));
+        assertTrue(Tokens.isUint64("18446744073709551615"));
+        assertFalse(Tokens.isUint64("18446744073709551616"));
+        assertTrue(Tokens.isUint64("+5"));
+        assertFalse(Tokens.isUint64("-1"));
+        assertTrue(Tokens.isInt32("-2147483648"));
+        assertFalse(Tokens.isInt32("2147483648"));
     }
 
     @Test
@@ -301,7 +301,7 @@ class MemcachedRequestDecoderTest {
 
     @Test
     void tokenize_collapsesSpacesKeepsTabs() {
-        assertEquals(List.of("a", "b\tc", "d"), MemcachedRequestDecoder.tokenize("  a   b\tc d  "));
+        assertEquals(List.of("a", "b\tc", "d"), Tokens.tokenize("  a   b\tc d  "));
     }
 
     @Test

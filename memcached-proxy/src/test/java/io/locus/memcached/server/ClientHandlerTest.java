@@ -50,7 +50,7 @@ class ClientHandlerTest {
     void repliesCompletedOutOfOrder_areWrittenInRequestOrder() {
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
         HoldingHandler handler = new HoldingHandler();
-        ClientHandler.Shared shared = new ClientHandler.Shared(
+        ConnectionShared shared = new ConnectionShared(
                 new TenantResolver(TenantPolicy.defaults()),
                 null,
                 new ProxyStats(),
@@ -79,7 +79,7 @@ class ClientHandlerTest {
     @Test
     void quit_closesAfterEarlierReplies_andLaterRepliesAreReleased() {
         HoldingHandler handler = new HoldingHandler();
-        ClientHandler.Shared shared = new ClientHandler.Shared(
+        ConnectionShared shared = new ConnectionShared(
                 new TenantResolver(TenantPolicy.defaults()),
                 null,
                 new ProxyStats(),

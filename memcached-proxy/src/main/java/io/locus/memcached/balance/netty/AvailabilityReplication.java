@@ -9,20 +9,11 @@ import io.locus.memcached.balance.AvailabilityPlacement;
 import io.locus.memcached.balance.ReplicaDirectory;
 import io.locus.memcached.balance.VirtualBucketTable;
 import io.locus.memcached.protocol.BackendReply;
-import io.locus.memcached.protocol.Command;
-import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.ReplyFormat;
-import io.locus.memcached.protocol.RequestWriter;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -128,11 +119,11 @@ final class AvailabilityReplication {
             }
             int next = i + 1;
             pool.backend(b).forgetFailuresBefore(upSinceNanos.get(b));
-            forward(pool, b, pr, pr.connectionId(), new Outcome() {
+            Forwarding.forward(pool, b, pr, pr.connectionId(), new Forwarding.Outcome() {
                 @Override
                 public void reply(ByteBuf bytes) {
                     pr.request().release();
-                    deliver(reply, bytes);
+                    Forwarding.deliver(reply, bytes);
                 }
 
                 @Override
@@ -172,7 +163,7 @@ final class AvailabilityReplication {
         for (int i = 0; i < targets.size(); i++) {
             int slot = i;
             int b = targets.get(i);
-            forward(replPool, b, pr, 0, new Outcome() {
+            Forwarding.forward(replPool, b, pr, 0, new Forwarding.Outcome() {
                 @Override
                 public void reply(ByteBuf bytes) {
                     results[slot] = bytes == null ? "" : bytes;
@@ -203,7 +194,7 @@ final class AvailabilityReplication {
                     Object answer = chosen == null ? results[0] : chosen;
                     clientLoop.execute(() -> {
                         if (answer instanceof ByteBuf bb) {
-                            deliver(reply, bb);
+                            Forwarding.deliver(reply, bb);
                         } else if (quiet || "".equals(answer)) {
                             reply.completeSilently();
                         } else {
@@ -277,7 +268,7 @@ final class AvailabilityReplication {
             }
             int from = source;
             try {
-                for (String key : metadump(addresses.get(source))) {
+                for (String key : Metadump.keys(addresses.get(source))) {
                     if (key.startsWith(ReplicaDirectory.SHADOW_PREFIX) || !contains(copiesOf(key), target)) {
                         continue;
                     }
@@ -331,35 +322,6 @@ final class AvailabilityReplication {
         });
     }
 
-    /** Every key in {@code lru_crawler metadump all} of a backend (blocking; warm thread). */
-    static List<String> metadump(InetSocketAddress address) throws IOException {
-        List<String> keys = new ArrayList<>();
-        try (Socket s = new Socket()) {
-            s.connect(address, 2000);
-            s.setSoTimeout(30_000);
-            OutputStream out = s.getOutputStream();
-            out.write("lru_crawler metadump all\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            BufferedReader in =
-                    new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (line.equals("END")) {
-                    return keys;
-                }
-                if (line.startsWith("ERROR") || line.startsWith("BUSY") || line.startsWith("CLIENT_ERROR")) {
-                    throw new IOException("lru_crawler metadump at " + address + ": " + line);
-                }
-                if (line.startsWith("key=")) {
-                    int sp = line.indexOf(' ');
-                    keys.add(URLDecoder.decode(
-                            line.substring(4, sp < 0 ? line.length() : sp), StandardCharsets.ISO_8859_1));
-                }
-            }
-            throw new IOException("lru_crawler metadump at " + address + ": connection closed before END");
-        }
-    }
-
     private static boolean contains(int[] values, int v) {
         for (int x : values) {
             if (x == v) {
@@ -385,72 +347,6 @@ final class AvailabilityReplication {
 
     private void sendRaw(int backend, String line, ByteBuf data, ReplyFormat format, Consumer<BackendReply> then) {
         replPool.backend(backend).send(BackendCall.internal(format, line, data, then), 0);
-    }
-
-    // ---- forwarding a client request to a chosen backend ----
-
-    interface Outcome {
-        /** The backend's reply, without the {@code MN} of a quiet request (null if nothing is left). */
-        void reply(ByteBuf bytes);
-
-        /** No reply ({@code SERVER_ERROR backend unavailable/timeout}). */
-        void failed(String line);
-    }
-
-    /** Sends the client's request to {@code backend} as it is (also the balancer's route to a bucket's owner). */
-    static void forward(BackendPool pool, int backend, ProxyRequest pr, long affinity, Outcome outcome) {
-        MemcachedRequest req = pr.request();
-        List<String> args;
-        ReplyFormat format;
-        if (req.command().isMeta()) {
-            args = new ArrayList<>();
-            args.add(req.key());
-            if (req.command() == Command.MS) {
-                args.add(req.args().get(1));
-            }
-            args.addAll(pr.resolution().forwardedFlags());
-            format = ReplyFormat.META;
-        } else {
-            args = req.args();
-            format = req.command().family() == Command.Family.RETRIEVAL ? ReplyFormat.VALUES : ReplyFormat.LINE;
-        }
-        if (req.quiet()) {
-            format = ReplyFormat.UNTIL_MN;
-        }
-        boolean untilMn = format == ReplyFormat.UNTIL_MN;
-        ByteBuf wire = RequestWriter.write(
-                PooledByteBufAllocator.DEFAULT, req.command().word(), args, req.data(), untilMn);
-        pool.backend(backend)
-                .send(
-                        new BackendCall(format, wire, new BackendCall.Callback() {
-                            @Override
-                            public void onReply(BackendReply r) {
-                                ByteBuf b = r.bytes();
-                                ByteBuf out;
-                                if (untilMn) {
-                                    int n = b.readableBytes() - 4;
-                                    out = n <= 0 ? null : b.retainedSlice(b.readerIndex(), n);
-                                } else {
-                                    out = b.retain();
-                                }
-                                r.release();
-                                outcome.reply(out);
-                            }
-
-                            @Override
-                            public void onFailure(String line) {
-                                outcome.failed(line);
-                            }
-                        }),
-                        affinity);
-    }
-
-    static void deliver(ReplySink reply, ByteBuf bytes) {
-        if (bytes == null) {
-            reply.completeSilently();
-        } else {
-            reply.complete(bytes);
-        }
     }
 
     Map<String, String> statsLines() {

@@ -1,6 +1,5 @@
 package io.locus.memcached.balance.netty;
 
-import io.locus.memcached.backend.BackendCall;
 import io.locus.memcached.backend.BackendPool;
 import io.locus.memcached.backend.ProxyRequest;
 import io.locus.memcached.backend.ReplySink;
@@ -10,13 +9,8 @@ import io.locus.memcached.balance.ReplicaDirectory;
 import io.locus.memcached.balance.ReplicaDirectory.ReadTarget;
 import io.locus.memcached.balance.ReplicaDirectory.WriteTicket;
 import io.locus.memcached.balance.VirtualBucketTable;
-import io.locus.memcached.protocol.BackendReply;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
-import io.locus.memcached.protocol.ReplyFormat;
-import io.locus.memcached.stats.ProxyStats;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -35,13 +29,13 @@ import java.util.List;
  */
 public final class BalancingHandler implements RequestHandler {
     static final String RESERVED = "__dlp:";
-    private static final byte[] END = "\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final BalancingServices services;
     private final RequestHandler passThrough;
     private final BackendPool pool;
     private final EventLoop loop;
     private final MovedBucketRouter moved;
+    private final ShadowReads shadows;
 
     public BalancingHandler(BalancingServices services, RequestHandler passThrough, BackendPool pool, EventLoop loop) {
         this.services = services;
@@ -49,6 +43,7 @@ public final class BalancingHandler implements RequestHandler {
         this.pool = pool;
         this.loop = loop;
         this.moved = new MovedBucketRouter(services, pool, loop);
+        this.shadows = new ShadowReads(services, passThrough, pool);
     }
 
     @Override
@@ -252,7 +247,7 @@ public final class BalancingHandler implements RequestHandler {
                 && copyable(pr.resolution().forwardedFlags())) {
             ReadTarget target = services.balancer().onRead(keys.get(0), chosen);
             if (target.shadow()) {
-                shadowMetaRead(pr, keys.get(0), target.backend(), reply);
+                shadows.metaRead(pr, keys.get(0), target.backend(), reply);
             } else {
                 passThrough.handle(pr, timed(target.backend(), reply));
             }
@@ -274,89 +269,7 @@ public final class BalancingHandler implements RequestHandler {
             passThrough.handle(pr, timed(target.backend(), reply));
             return;
         }
-        shadowRead(pr, key, target.backend(), reply);
-    }
-
-    /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
-    private void shadowRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
-        fromShadow(pr, key, shadow, "v f", reply, b -> {
-            MetaValue v = MetaValue.parse(b);
-            if (v.data() == null) {
-                return null;
-            }
-            services.stats().increment(ProxyStats.Counter.CMD_GET);
-            services.stats().increment(ProxyStats.Counter.GET_HITS);
-            return v.valueBlock(key, null, END);
-        });
-    }
-
-    /**
-     * An {@code mg} (flags {@link #copyable}) at a shadow with its own flags; the reply is passed on as it is, because
-     * it carries no key.
-     */
-    private void shadowMetaRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
-        fromShadow(pr, key, shadow, String.join(" ", pr.resolution().forwardedFlags()), reply, b -> {
-            int at = b.readerIndex();
-            boolean hit = b.readableBytes() >= 3
-                    && (b.getByte(at) == 'V' && b.getByte(at + 1) == 'A'
-                            || b.getByte(at) == 'H' && b.getByte(at + 1) == 'D')
-                    && (b.getByte(at + 2) == ' ' || b.getByte(at + 2) == '\r');
-            if (!hit) {
-                return null;
-            }
-            services.stats().increment(ProxyStats.Counter.META_REQUESTS);
-            return b.retain();
-        });
-    }
-
-    /**
-     * Reads {@code key} at {@code shadow} with {@code mg <renamed key> b <flags>}; {@code answer} turns the shadow's
-     * reply into the client's (it must not release it), or returns null for a miss. A miss or failure goes home
-     * ({@code lb:shadow_fallbacks}), so replication never turns a hit into a miss.
-     */
-    private void fromShadow(
-            ProxyRequest pr,
-            String key,
-            int shadow,
-            String flags,
-            ReplySink reply,
-            java.util.function.Function<ByteBuf, ByteBuf> answer) {
-        long start = System.nanoTime();
-        String line = "mg " + ShadowReplicator.shadowKey(key) + " b" + (flags.isEmpty() ? "" : " " + flags) + "\r\n";
-        ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
-        wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
-        pool.backend(shadow)
-                .send(
-                        new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
-                            @Override
-                            public void onReply(BackendReply r) {
-                                ByteBuf out;
-                                try {
-                                    out = answer.apply(r.bytes());
-                                } finally {
-                                    r.release();
-                                }
-                                if (out == null) {
-                                    fallback();
-                                    return;
-                                }
-                                services.balancer().onCompletion(shadow, System.nanoTime() - start);
-                                services.countShadowRead();
-                                pr.request().release();
-                                reply.complete(out);
-                            }
-
-                            @Override
-                            public void onFailure(String failure) {
-                                fallback();
-                            }
-
-                            private void fallback() {
-                                services.countShadowFallback();
-                                passThrough.handle(pr, reply);
-                            }
-                        }),
-                        pr.connectionId());
+        shadows.read(pr, key, target.backend(), reply);
     }
 
     private void write(ProxyRequest pr, String key, ReplySink reply) {

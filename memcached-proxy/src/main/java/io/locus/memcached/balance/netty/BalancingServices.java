@@ -7,6 +7,7 @@ import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.backend.Transport;
 import io.locus.memcached.balance.BalanceConfig;
 import io.locus.memcached.balance.Balancer;
+import io.locus.memcached.balance.EpochReport;
 import io.locus.memcached.balance.LoadMonitor.BackendLoad;
 import io.locus.memcached.balance.Phase;
 import io.locus.memcached.balance.ReplicaDirectory;
@@ -74,7 +75,7 @@ public final class BalancingServices implements AutoCloseable {
     private final BucketMover mover;
     private final ShadowReplicator shadows;
     private final ScheduledFuture<?> ticker;
-    private volatile Balancer.EpochReport<String> last;
+    private volatile EpochReport<String> last;
     /** Replication for availability, or null when {@code replication_factor} is 1. */
     private final AvailabilityReplication availability;
 
@@ -283,7 +284,7 @@ public final class BalancingServices implements AutoCloseable {
             if (availability != null) {
                 availability.tick();
             }
-            Balancer.EpochReport<String> report = balancer.tick();
+            EpochReport<String> report = balancer.tick();
             if (report == null) {
                 return;
             }
@@ -315,7 +316,7 @@ public final class BalancingServices implements AutoCloseable {
     /** {@code stats lb} lines (also part of plain {@code stats} and the Prometheus page). */
     public Map<String, String> statsLines() {
         Map<String, String> m = new LinkedHashMap<>();
-        Balancer.EpochReport<String> r = last;
+        EpochReport<String> r = last;
         m.put("lb:epoch", String.valueOf(r == null ? 0 : r.epoch()));
         m.put(
                 "lb:phases",

@@ -190,7 +190,7 @@ final class BucketMover {
             // One metadump per source at once from this proxy; the server's own crawler can still answer BUSY.
             synchronized (metadumpLocks[m.source()]) {
                 try {
-                    return AvailabilityReplication.metadump(addresses.get(m.source()));
+                    return Metadump.keys(addresses.get(m.source()));
                 } catch (java.io.IOException | RuntimeException e) {
                     if (attempt % 10 == 1) {
                         LOG.warn(
@@ -274,34 +274,28 @@ final class BucketMover {
             ReplySink done) {
         migrationWrites.increment();
         io.locus.memcached.balance.BucketMigration.WriteRoute route = m.beginWrite(key, true);
-        Runnable apply = () ->
-                AvailabilityReplication.forward(pool, route.applyAt(), pr, 0, new AvailabilityReplication.Outcome() {
-                    @Override
-                    public void reply(ByteBuf bytes) {
-                        pr.request().release();
-                        if (route.invalidateAt() < 0) {
-                            clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
-                            return;
-                        }
-                        link.send(
-                                route.invalidateAt(),
-                                ReplyFormat.META,
-                                "md " + MetaValue.base64(key) + " b\r\n",
-                                null,
-                                x -> {
-                                    if (x != null) {
-                                        x.release();
-                                    }
-                                    clientLoop.execute(() -> AvailabilityReplication.deliver(done, bytes));
-                                });
+        Runnable apply = () -> Forwarding.forward(pool, route.applyAt(), pr, 0, new Forwarding.Outcome() {
+            @Override
+            public void reply(ByteBuf bytes) {
+                pr.request().release();
+                if (route.invalidateAt() < 0) {
+                    clientLoop.execute(() -> Forwarding.deliver(done, bytes));
+                    return;
+                }
+                link.send(route.invalidateAt(), ReplyFormat.META, "md " + MetaValue.base64(key) + " b\r\n", null, x -> {
+                    if (x != null) {
+                        x.release();
                     }
-
-                    @Override
-                    public void failed(String line) {
-                        pr.request().release();
-                        clientLoop.execute(() -> done.completeLine(line));
-                    }
+                    clientLoop.execute(() -> Forwarding.deliver(done, bytes));
                 });
+            }
+
+            @Override
+            public void failed(String line) {
+                pr.request().release();
+                clientLoop.execute(() -> done.completeLine(line));
+            }
+        });
         if (!route.copyFirst()) {
             apply.run();
             return;

@@ -57,16 +57,12 @@ final class MovedBucketRouter {
             services.loop().execute(() -> services.mover().migrationWrite(pr, key, m, loop, landed));
             return;
         }
-        AvailabilityReplication.forward(
-                pool,
-                services.balancer().table().owner(bucket),
-                pr,
-                pr.connectionId(),
-                new AvailabilityReplication.Outcome() {
+        Forwarding.forward(
+                pool, services.balancer().table().owner(bucket), pr, pr.connectionId(), new Forwarding.Outcome() {
                     @Override
                     public void reply(ByteBuf bytes) {
                         pr.request().release();
-                        AvailabilityReplication.deliver(reply, bytes);
+                        Forwarding.deliver(reply, bytes);
                     }
 
                     @Override
@@ -127,7 +123,7 @@ final class MovedBucketRouter {
 
     /** The client's read at {@code chain[i]}; a miss tries the next backend of the chain. Releases the request. */
     private void forwardChain(ProxyRequest pr, int[] chain, int i, ReplySink reply) {
-        AvailabilityReplication.forward(pool, chain[i], pr, pr.connectionId(), new AvailabilityReplication.Outcome() {
+        Forwarding.forward(pool, chain[i], pr, pr.connectionId(), new Forwarding.Outcome() {
             @Override
             public void reply(ByteBuf bytes) {
                 if (i + 1 < chain.length && isMiss(bytes)) {
@@ -139,7 +135,7 @@ final class MovedBucketRouter {
                     return;
                 }
                 pr.request().release();
-                AvailabilityReplication.deliver(reply, bytes);
+                Forwarding.deliver(reply, bytes);
             }
 
             @Override
