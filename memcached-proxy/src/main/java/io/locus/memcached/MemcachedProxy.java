@@ -29,10 +29,10 @@ public final class MemcachedProxy implements Callable<Integer> {
             required = true,
             paramLabel = "FILE",
             description = "YAML configuration file")
-    Path config;
+    private Path config;
 
     @Option(names = "--check", description = "validate the configuration and exit")
-    boolean checkOnly;
+    private boolean checkOnly;
 
     @Override
     public Integer call() throws InterruptedException {
