@@ -3,6 +3,9 @@
  * group; the memcached {@code stats} command, {@code stats <group>} ({@link io.locus.memcached.stats.StatsGroups} for
  * the derived {@code tenants} and {@code deadline} views) and the Prometheus page
  * ({@link io.locus.memcached.stats.PrometheusEndpoint}, text by {@link io.locus.memcached.stats.PrometheusText}) all
- * read it. No Netty types.
+ * read it. The counters behind it: {@link io.locus.memcached.stats.ProxyStats} (the proxy's own, one
+ * {@code LongAdder} per {@link io.locus.memcached.stats.ProxyStats.Counter}) and
+ * {@link io.locus.memcached.stats.TenantMetrics} (per tenant, with a {@link io.locus.memcached.stats.LatencyHistogram}
+ * each). Thread-safe; no Netty types; uses no other package of the proxy.
  */
 package io.locus.memcached.stats;

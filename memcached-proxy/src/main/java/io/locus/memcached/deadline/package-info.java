@@ -1,0 +1,17 @@
+/**
+ * The deadline path of the full mode (MicroFuge: A. K. Singh, <i>Performance Isolation in Cloud Storage Systems</i>;
+ * design note {@code memcached-proxy/DEADLINES.md}): the in-proxy cache front, the adapter to the EDF schedulers and
+ * admission, and per-tenant metering.
+ *
+ * <p>Door: {@link io.locus.memcached.deadline.DeadlineHandler#factory}, one handler per I/O thread around the next
+ * handler (the balancing step or the pass-through path), over the state all threads share in
+ * {@link io.locus.memcached.deadline.DeadlineServices} (the {@code LocalCache}, tenant metrics, service levels).
+ * {@code CachedReads} answers {@code get} and {@code mg} from the cache and fills misses, reaching the backends only
+ * through {@code FillPath}; {@code ScheduledRequest} is a ticket's payload and {@code ConnectionOrder} keeps one
+ * connection's requests in order through the schedulers; {@code MeteredSink} records latency and deadlines met or
+ * missed.
+ *
+ * <p>Uses {@code backend}, {@code stats} and the pure cores {@code cache} and {@code schedule}; not the balancer.
+ * Confined to the owning event loop except {@code DeadlineServices} and {@code LocalCache}, which are thread-safe.
+ */
+package io.locus.memcached.deadline;
