@@ -245,16 +245,6 @@ class MemcachedRequestDecoderTest {
     }
 
     @Test
-    void numbers_followMemcachedsParsing() {
-        assertTrue(Tokens.isUint64("18446744073709551615"));
-        assertFalse(Tokens.isUint64("18446744073709551616"));
-        assertTrue(Tokens.isUint64("+5"));
-        assertFalse(Tokens.isUint64("-1"));
-        assertTrue(Tokens.isInt32("-2147483648"));
-        assertFalse(Tokens.isInt32("2147483648"));
-    }
-
-    @Test
     void key250Bytes_isAccepted_251_isRejected() {
         newChannel();
         channel.writeInbound(bytes("get " + "k".repeat(250) + "\r\nget " + "k".repeat(251) + "\r\n"));
@@ -297,11 +287,6 @@ class MemcachedRequestDecoderTest {
         assertNull(channel.readInbound());
         assertFalse(channel.finish());
         channel = null;
-    }
-
-    @Test
-    void tokenize_collapsesSpacesKeepsTabs() {
-        assertEquals(List.of("a", "b\tc", "d"), Tokens.tokenize("  a   b\tc d  "));
     }
 
     @Test
