@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /** A key as map key: the bytes (not copied, never modified) with a precomputed, well-mixed hash. */
 final class ByteKey {
-    final byte[] bytes;
+    private final byte[] bytes;
     private final int hash;
 
     ByteKey(byte[] bytes) {
@@ -18,6 +18,10 @@ final class ByteKey {
         h *= 0xc2b2ae35;
         h ^= h >>> 16;
         this.hash = h;
+    }
+
+    byte[] bytes() {
+        return bytes;
     }
 
     @Override

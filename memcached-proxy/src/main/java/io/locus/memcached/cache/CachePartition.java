@@ -16,7 +16,7 @@ final class CachePartition {
      */
     private static final double MU_FLOOR = 1.0 / 64;
 
-    final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lock = new ReentrantLock();
     private final long capacityBytes;
     private final DeadlineClasses classes;
     private final TenantSlots slots;
@@ -24,12 +24,12 @@ final class CachePartition {
     private final HashMap<ByteKey, Entry> map = new HashMap<>();
     private final LruQueue[][] queues;
     private long usedBytes;
-    final long[] bytesBySlot;
-    final long[] itemsBySlot;
-    final long[] hits;
-    final long[] misses;
-    final long[] evictions;
-    final long[] expirations;
+    private final long[] bytesBySlot;
+    private final long[] itemsBySlot;
+    private final long[] hits;
+    private final long[] misses;
+    private final long[] evictions;
+    private final long[] expirations;
 
     CachePartition(long capacityBytes, DeadlineClasses classes, TenantSlots slots, DeadlineCacheConfig config) {
         this.capacityBytes = capacityBytes;
@@ -83,20 +83,18 @@ final class CachePartition {
             }
             if (e.expired(nowNanos)) {
                 remove(e);
-                expirations[e.slot]++;
+                expirations[e.slot()]++;
                 misses[requesterSlot]++;
                 return null;
             }
-            if (deadlineNanos != DeadlineCache.NO_DEADLINE) {
-                e.deadlineNanos = nextDeadline(e.deadlineNanos, deadlineNanos);
-            }
-            LruQueue from = queues[e.slot][e.deadlineClass];
-            from.unlink(e);
-            e.deadlineClass = classes.classOf(e.deadlineNanos);
-            e.lastAccessNanos = nowNanos;
-            queues[e.slot][e.deadlineClass].addTail(e);
+            long itemDeadline = deadlineNanos == DeadlineCache.NO_DEADLINE
+                    ? e.deadlineNanos()
+                    : nextDeadline(e.deadlineNanos(), deadlineNanos);
+            queues[e.slot()][e.deadlineClass()].unlink(e);
+            e.accessed(itemDeadline, classes.classOf(itemDeadline), nowNanos);
+            queues[e.slot()][e.deadlineClass()].addTail(e);
             hits[requesterSlot]++;
-            return snapshot(e);
+            return e.snapshot(slots.name(e.slot()));
         } finally {
             lock.unlock();
         }
@@ -120,7 +118,7 @@ final class CachePartition {
             int slot,
             boolean overwrite,
             long nowNanos) {
-        long size = DeadlineCache.sizeOf(key.bytes.length, value.length);
+        long size = DeadlineCache.sizeOf(key.bytes().length, value.length);
         lock.lock();
         try {
             Entry old = map.get(key);
@@ -130,7 +128,7 @@ final class CachePartition {
                 }
                 remove(old);
                 if (old.expired(nowNanos)) {
-                    expirations[old.slot]++;
+                    expirations[old.slot()]++;
                 }
             }
             if (ttlNanos <= 0 || size > config.maxItemSizeBytes() || size > capacityBytes) {
@@ -140,9 +138,9 @@ final class CachePartition {
                 Entry victim = pickVictim(nowNanos);
                 remove(victim);
                 if (victim.expired(nowNanos)) {
-                    expirations[victim.slot]++;
+                    expirations[victim.slot()]++;
                 } else {
-                    evictions[victim.slot]++;
+                    evictions[victim.slot()]++;
                 }
             }
             long expiresAt = expiryOf(ttlNanos, nowNanos);
@@ -175,10 +173,10 @@ final class CachePartition {
             }
             if (e.expired(nowNanos) || ttlNanos <= 0) {
                 remove(e);
-                expirations[e.slot]++;
+                expirations[e.slot()]++;
                 return false;
             }
-            e.expiresAtNanos = expiryOf(ttlNanos, nowNanos);
+            e.expireAt(expiryOf(ttlNanos, nowNanos));
             return true;
         } finally {
             lock.unlock();
@@ -216,12 +214,33 @@ final class CachePartition {
         }
     }
 
+    /**
+     * Adds this partition's counters of slots {@code 0 .. sums.length - 1} to {@code sums[slot]}: hits, misses,
+     * evictions, expirations, items, bytes, quota bytes.
+     */
+    void addTenantStats(long[][] sums) {
+        lock.lock();
+        try {
+            for (int s = 0; s < sums.length; s++) {
+                sums[s][0] += hits[s];
+                sums[s][1] += misses[s];
+                sums[s][2] += evictions[s];
+                sums[s][3] += expirations[s];
+                sums[s][4] += itemsBySlot[s];
+                sums[s][5] += bytesBySlot[s];
+                sums[s][6] += slots.quotaBytes(s, capacityBytes);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void remove(Entry e) {
-        map.remove(e.key);
-        queues[e.slot][e.deadlineClass].unlink(e);
-        usedBytes -= e.sizeBytes;
-        bytesBySlot[e.slot] -= e.sizeBytes;
-        itemsBySlot[e.slot]--;
+        map.remove(e.key());
+        queues[e.slot()][e.deadlineClass()].unlink(e);
+        usedBytes -= e.sizeBytes();
+        bytesBySlot[e.slot()] -= e.sizeBytes();
+        itemsBySlot[e.slot()]--;
     }
 
     /**
@@ -249,14 +268,12 @@ final class CachePartition {
             }
             double mu = config.fairnessEnabled() ? usageFactor(bytesBySlot[s], quota) : 1;
             for (int q = 0; q < queues[s].length; q++) {
-                Entry head = queues[s][q].head;
+                Entry head = queues[s][q].head();
                 if (head == null) {
                     continue;
                 }
-                double score = head.expired(nowNanos)
-                        ? Double.POSITIVE_INFINITY
-                        : (double) (nowNanos - head.lastAccessNanos) * classes.multiplier(q) * mu;
-                if (best == null || score > bestScore || (score == bestScore && winsTie(head, best))) {
+                double score = head.effectiveAge(nowNanos, classes.multiplier(q), mu);
+                if (best == null || score > bestScore || (score == bestScore && head.winsTie(best))) {
                     best = head;
                     bestScore = score;
                 }
@@ -274,27 +291,5 @@ final class CachePartition {
             return 1;
         }
         return Math.max(MU_FLOOR, Math.min(1.0, (double) bytes / quota));
-    }
-
-    private static boolean winsTie(Entry a, Entry b) {
-        if (a.deadlineClass != b.deadlineClass) {
-            return a.deadlineClass > b.deadlineClass;
-        }
-        if (a.sizeBytes != b.sizeBytes) {
-            return a.sizeBytes > b.sizeBytes;
-        }
-        return a.lastAccessNanos < b.lastAccessNanos;
-    }
-
-    private CachedItem snapshot(Entry e) {
-        return new CachedItem(
-                e.key.bytes,
-                e.value,
-                e.clientFlags,
-                e.casUnique,
-                e.expiresAtNanos,
-                e.deadlineNanos,
-                e.deadlineClass,
-                slots.name(e.slot));
     }
 }

@@ -235,20 +235,7 @@ public final class DeadlineCache {
         int n = slots.allocatedSlots();
         long[][] sums = new long[n][7];
         for (CachePartition p : partitions) {
-            p.lock.lock();
-            try {
-                for (int s = 0; s < n; s++) {
-                    sums[s][0] += p.hits[s];
-                    sums[s][1] += p.misses[s];
-                    sums[s][2] += p.evictions[s];
-                    sums[s][3] += p.expirations[s];
-                    sums[s][4] += p.itemsBySlot[s];
-                    sums[s][5] += p.bytesBySlot[s];
-                    sums[s][6] += slots.quotaBytes(s, p.capacityBytes());
-                }
-            } finally {
-                p.lock.unlock();
-            }
+            p.addTenantStats(sums);
         }
         Map<String, TenantStats> result = new LinkedHashMap<>();
         for (int s = 0; s < n; s++) {

@@ -2,41 +2,34 @@ package io.locus.memcached.cache;
 
 /** An intrusive doubly linked list in LRU order: head = least recently used, tail = most recently used. */
 final class LruQueue {
-    Entry head;
-    Entry tail;
-    int size;
+    private Entry head;
+    private Entry tail;
+
+    /** The least recently used entry, or null if the queue is empty. */
+    Entry head() {
+        return head;
+    }
 
     void addTail(Entry e) {
-        e.prev = tail;
-        e.next = null;
+        e.linkAfter(tail);
         if (tail == null) {
             head = e;
-        } else {
-            tail.next = e;
         }
         tail = e;
-        size++;
     }
 
     void unlink(Entry e) {
-        if (e.prev == null) {
-            head = e.next;
-        } else {
-            e.prev.next = e.next;
+        if (e.prev() == null) {
+            head = e.next();
         }
-        if (e.next == null) {
-            tail = e.prev;
-        } else {
-            e.next.prev = e.prev;
+        if (e.next() == null) {
+            tail = e.prev();
         }
-        e.prev = null;
-        e.next = null;
-        size--;
+        e.unlinkFromNeighbours();
     }
 
     void clear() {
         head = null;
         tail = null;
-        size = 0;
     }
 }
