@@ -134,7 +134,7 @@ public final class DeadlineScheduler<T> {
     private int insertionIndex(long deadlineAtNanos) {
         int start = 0;
         for (int i = queue.size() - 1; i >= 0; i--) {
-            if (queue.get(i).frozen) {
+            if (queue.get(i).frozen()) {
                 start = i + 1;
                 break;
             }
@@ -149,10 +149,7 @@ public final class DeadlineScheduler<T> {
     private void insertAt(int position, Ticket<T> ticket) {
         queue.add(position, ticket);
         for (int j = position + 1; j < queue.size(); j++) {
-            Ticket<T> behind = queue.get(j);
-            if (++behind.demotions >= config.maxDemotions()) {
-                behind.frozen = true;
-            }
+            queue.get(j).demote(config.maxDemotions());
         }
     }
 
@@ -164,14 +161,13 @@ public final class DeadlineScheduler<T> {
      * @throws IllegalStateException if the ticket is not dispatched (completed twice, or never dispatched)
      */
     public void complete(Ticket<T> ticket) {
-        if (ticket.state != Ticket.State.DISPATCHED) {
+        if (ticket.state() != Ticket.State.DISPATCHED) {
             throw new IllegalStateException("complete() on " + ticket + " (expected: state DISPATCHED)");
         }
         long now = nanoClock.getAsLong();
-        ticket.state = Ticket.State.COMPLETED;
-        ticket.completedAtNanos = now;
+        ticket.markCompleted(now);
         inflight--;
-        admission.observeService(now - ticket.dispatchedAtNanos);
+        admission.observeService(now - ticket.dispatchedAtNanos());
         if (ticket.hard()) {
             admission.recordOutcome(now <= ticket.deadlineAtNanos(), now);
         } else {
@@ -186,10 +182,10 @@ public final class DeadlineScheduler<T> {
      * @return true if the ticket was queued and is now cancelled; false if it was already dispatched or done
      */
     public boolean cancel(Ticket<T> ticket) {
-        if (ticket.state != Ticket.State.QUEUED || !queue.remove(ticket)) {
+        if (ticket.state() != Ticket.State.QUEUED || !queue.remove(ticket)) {
             return false;
         }
-        ticket.state = Ticket.State.CANCELLED;
+        ticket.markCancelled();
         return true;
     }
 
@@ -203,14 +199,13 @@ public final class DeadlineScheduler<T> {
             while (inflight < config.window() && !queue.isEmpty()) {
                 Ticket<T> t = queue.remove(0);
                 if (config.dropExpired() && t.hard() && now > t.deadlineAtNanos()) {
-                    t.state = Ticket.State.EXPIRED;
+                    t.markExpired();
                     admission.recordOutcome(false, now);
                     listener.expired(t);
                     continue;
                 }
                 inflight++;
-                t.state = Ticket.State.DISPATCHED;
-                t.dispatchedAtNanos = now;
+                t.markDispatched(now);
                 listener.dispatch(t);
             }
         } finally {

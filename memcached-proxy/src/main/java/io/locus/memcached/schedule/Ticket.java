@@ -21,11 +21,11 @@ public final class Ticket<T> {
     private final long deadlineAtNanos;
     private final long sequence;
     private final long predictedFinishNanos;
-    int demotions;
-    boolean frozen;
-    State state = State.QUEUED;
-    long dispatchedAtNanos = -1;
-    long completedAtNanos = -1;
+    private int demotions;
+    private boolean frozen;
+    private State state = State.QUEUED;
+    private long dispatchedAtNanos = -1;
+    private long completedAtNanos = -1;
 
     Ticket(TicketRequest request, T payload, long deadlineAtNanos, long sequence, long predictedFinishNanos) {
         this.request = request;
@@ -78,6 +78,38 @@ public final class Ticket<T> {
     /** Completion instant, or -1 if not completed. */
     public long completedAtNanos() {
         return completedAtNanos;
+    }
+
+    /** True once {@code max_demotions} later tickets went ahead of this one: none may pass it any more. */
+    boolean frozen() {
+        return frozen;
+    }
+
+    /** A later ticket was inserted ahead of this one; the {@code maxDemotions}-th freezes it. */
+    void demote(int maxDemotions) {
+        if (++demotions >= maxDemotions) {
+            frozen = true;
+        }
+    }
+
+    // The life-cycle transitions, made by the scheduler that issued the ticket.
+
+    void markDispatched(long nowNanos) {
+        state = State.DISPATCHED;
+        dispatchedAtNanos = nowNanos;
+    }
+
+    void markCompleted(long nowNanos) {
+        state = State.COMPLETED;
+        completedAtNanos = nowNanos;
+    }
+
+    void markCancelled() {
+        state = State.CANCELLED;
+    }
+
+    void markExpired() {
+        state = State.EXPIRED;
     }
 
     /** True if this is a hard-deadline ticket (reads only). */
