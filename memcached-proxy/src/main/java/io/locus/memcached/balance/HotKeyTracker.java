@@ -44,12 +44,12 @@ public final class HotKeyTracker<K> {
             new TreeSet<>(Comparator.<Counter<K>>comparingDouble(c -> c.count).thenComparingLong(c -> c.seq));
 
     private static final class Counter<K> {
-        final K key;
-        final long seq;
-        double count;
-        double error;
-        double reads;
-        double writes;
+        private final K key;
+        private final long seq;
+        private double count;
+        private double error;
+        private double reads;
+        private double writes;
 
         Counter(K key, long seq) {
             this.key = key;

@@ -61,12 +61,12 @@ public final class ReplicaDirectory<K> {
     private final int[] perHome;
 
     private static final class Entry {
-        final int home;
-        int[] shadows;
-        long[] applied;
-        boolean[] failed;
-        long version;
-        long leaseExpiresNanos;
+        private final int home;
+        private int[] shadows;
+        private long[] applied;
+        private boolean[] failed;
+        private long version;
+        private long leaseExpiresNanos;
 
         Entry(int home, int[] shadows, long leaseExpiresNanos) {
             this.home = home;

@@ -16,12 +16,12 @@ public final class PrefixMap<V> {
      * with the map, 0.6 % with the arrays).
      */
     private static final class Node<V> {
-        char[] labels = new char[0];
+        private char[] labels = new char[0];
 
         @SuppressWarnings("unchecked")
-        Node<V>[] children = new Node[0];
+        private Node<V>[] children = new Node[0];
 
-        V value;
+        private V value;
 
         Node<V> child(char c) {
             char[] l = labels;
