@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(MemcachedRequestDecoder.class);
     private static final byte BINARY_MAGIC = (byte) 0x80;
+    private static final byte[] NOREPLY = "noreply".getBytes(StandardCharsets.US_ASCII);
     /**
      * memcached closes a connection whose partial line exceeds 2048 bytes unless it is a get, so the proxy never
      * forwards longer lines of other commands (it would lose every request pipelined on that backend connection).
@@ -52,13 +54,30 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
     /** Valid in READ_DATA: the parsed header waiting for its data block. */
     private Command pendingCommand;
 
-    private List<String> pendingArgs;
+    /** Valid in READ_DATA: the header's line (retained) and token offsets. */
+    private ByteBuf pendingLine;
+
+    private int[] pendingTokens;
+    private boolean pendingVerbatim;
     private boolean pendingQuiet;
     private int pendingLength;
     /** Valid in SKIP_DATA: bytes still to skip. */
     private long skipRemaining;
 
     private long requestCount;
+
+    /** The line being parsed, copied out of the cumulation once (the parser then reads an array, not a buffer). */
+    private byte[] text = new byte[256];
+    /** Start and end offsets in {@link #text} of each token, the command word first. */
+    private int[] bounds = new int[32];
+
+    private int tokenCount;
+    /** While a line is parsed: the cumulation, and where the line with its terminator lies in it. */
+    private ByteBuf lineSource;
+
+    private int lineStart;
+    private int lineBytes;
+    private boolean lineVerbatim;
 
     public MemcachedRequestDecoder(ProtocolLimits limits) {
         this.limits = limits;
@@ -142,12 +161,25 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
             out.add(RequestError.of("CLIENT_ERROR line too long", detail));
             return true;
         }
+        int length = end - start;
+        if (text.length < length) {
+            text = new byte[Math.max(length, 2 * text.length)];
+        }
+        in.getBytes(start, text, 0, length);
         // memcached reads the line as a C string: a NUL byte ends it.
-        int nul = in.indexOf(start, end, (byte) 0);
-        String line = in.toString(start, (nul < 0 ? end : nul) - start, StandardCharsets.ISO_8859_1);
-        in.readerIndex(eol + 1);
+        int nul = indexOf(text, length, (byte) 0);
+        lineSource = in;
+        lineStart = start;
+        lineBytes = eol + 1 - start;
+        lineVerbatim = nul < 0;
         requestCount++;
-        DecodedRequest parsed = parseLine(line);
+        DecodedRequest parsed;
+        try {
+            parsed = parseLine(nul < 0 ? length : nul);
+        } finally {
+            lineSource = null;
+        }
+        in.readerIndex(eol + 1);
         if (parsed != null) {
             if (parsed instanceof RequestError e && LOG.isDebugEnabled()) {
                 LOG.debug(
@@ -156,7 +188,7 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
                         ctx.channel(),
                         e.replyLine(),
                         e.detail(),
-                        truncate(line));
+                        truncate(new String(text, 0, nul < 0 ? length : nul, StandardCharsets.ISO_8859_1)));
             }
             out.add(parsed);
         }
@@ -171,7 +203,10 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
         int crlf = in.readerIndex() + pendingLength;
         boolean terminated = in.getByte(crlf) == '\r' && in.getByte(crlf + 1) == '\n';
         state = State.READ_LINE;
+        ByteBuf line = pendingLine;
+        pendingLine = null;
         if (!terminated) {
+            line.release();
             // memcached reads the declared length plus two bytes, then rejects the block; parsing resumes after them.
             in.skipBytes(pendingLength + 2);
             boolean suppressed = pendingQuiet && !pendingCommand.isMeta();
@@ -183,28 +218,30 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
                             + " bytes (expected: exactly the declared length)"));
             return true;
         }
-        ByteBuf data = in.readRetainedSlice(pendingLength);
-        in.skipBytes(2);
-        out.add(new MemcachedRequest(pendingCommand, pendingArgs, data, pendingQuiet));
-        pendingArgs = null;
+        ByteBuf block = in.readRetainedSlice(pendingLength + 2);
+        out.add(new MemcachedRequest(pendingCommand, line, pendingTokens, block, pendingQuiet, pendingVerbatim));
+        pendingTokens = null;
         return true;
     }
 
-    /** Parses a command line; a request without data, an error, or null when a data block must be read first. */
-    private DecodedRequest parseLine(String line) {
-        List<String> tokens = tokenize(line);
-        if (tokens.isEmpty()) {
+    /**
+     * Parses the command line in {@link #text}{@code [0, length)}; a request without data, an error, or null when a
+     * data block must be read first.
+     */
+    private DecodedRequest parseLine(int length) {
+        tokenize(length);
+        if (tokenCount == 0) {
             return RequestError.of(RequestError.ERROR, "empty line (expected: a command)");
         }
-        Command command = Command.lookup(tokens.get(0));
+        Command command = Command.lookup(text, bounds[0], bounds[1]);
         if (command == null) {
-            return RequestError.of(RequestError.ERROR, "unknown command \"" + truncate(tokens.get(0)) + "\"");
+            return RequestError.of(RequestError.ERROR, "unknown command \"" + truncate(token(0)) + "\"");
         }
-        List<String> args = tokens.subList(1, tokens.size());
-        if (command.family() != Command.Family.RETRIEVAL && line.length() > MAX_OTHER_LINE_BYTES) {
+        int args = tokenCount - 1;
+        if (command.family() != Command.Family.RETRIEVAL && length > MAX_OTHER_LINE_BYTES) {
             return RequestError.of(
                     "CLIENT_ERROR line too long",
-                    command.word() + " line of " + line.length() + " bytes (expected: <= " + MAX_OTHER_LINE_BYTES
+                    command.word() + " line of " + length + " bytes (expected: <= " + MAX_OTHER_LINE_BYTES
                             + " except for get/gets/gat/gats)");
         }
         return switch (command) {
@@ -216,122 +253,162 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
             case INCR, DECR, TOUCH -> keyed(command, args, 2, 3);
             case VERBOSITY -> counted(command, args, 1, 2);
             case FLUSH_ALL -> counted(command, args, 0, 2);
-            case VERSION, STATS, QUIT, MN, DLCTX -> new MemcachedRequest(command, args, null, false);
+            case VERSION, STATS, QUIT, MN, DLCTX -> request(command, false);
             case MG, MD, MA, ME -> meta(command, args);
             case MS -> metaSet(args);
         };
     }
 
-    private DecodedRequest retrieval(Command command, List<String> args, int firstKey) {
-        if (args.size() <= firstKey) {
+    /** Argument {@code i} (0 = the first token after the command word) as an ISO-8859-1 string, for messages. */
+    private String arg(int i) {
+        return token(i + 1);
+    }
+
+    private String token(int t) {
+        return new String(text, bounds[2 * t], bounds[2 * t + 1] - bounds[2 * t], StandardCharsets.ISO_8859_1);
+    }
+
+    private int argLength(int i) {
+        return bounds[2 * i + 3] - bounds[2 * i + 2];
+    }
+
+    private boolean argIs(int i, byte[] word) {
+        return Arrays.equals(text, bounds[2 * i + 2], bounds[2 * i + 3], word, 0, word.length);
+    }
+
+    /** The request for the line being parsed: its bytes retained from the cumulation, its token offsets. */
+    private MemcachedRequest request(Command command, boolean quiet) {
+        ByteBuf line = lineSource.retainedSlice(lineStart, lineBytes);
+        return new MemcachedRequest(command, line, argBounds(), null, quiet, lineVerbatim);
+    }
+
+    private int[] argBounds() {
+        return Arrays.copyOfRange(bounds, 2, 2 * tokenCount);
+    }
+
+    private DecodedRequest retrieval(Command command, int args, int firstKey) {
+        if (args <= firstKey) {
             return RequestError.of(RequestError.ERROR, command.word() + " without a key (expected: at least one key)");
         }
-        for (int i = firstKey; i < args.size(); i++) {
-            RequestError e = checkKey(args.get(i), false);
+        for (int i = firstKey; i < args; i++) {
+            RequestError e = checkKey(i, false);
             if (e != null) {
                 return e;
             }
         }
-        return new MemcachedRequest(command, args, null, false);
+        return request(command, false);
     }
 
-    private DecodedRequest gat(Command command, List<String> args) {
-        if (args.isEmpty()) {
+    private DecodedRequest gat(Command command, int args) {
+        if (args == 0) {
             return RequestError.of(
                     RequestError.ERROR, command.word() + " without an exptime (expected: <exptime> <key>*)");
         }
-        if (!isInt32(args.get(0))) {
+        if (!isInt32(text, bounds[2], bounds[3])) {
             return RequestError.of(
                     "CLIENT_ERROR invalid exptime argument",
-                    "exptime \"" + truncate(args.get(0)) + "\" (expected: an integer)");
+                    "exptime \"" + truncate(arg(0)) + "\" (expected: an integer)");
         }
-        for (int i = 1; i < args.size(); i++) {
-            RequestError e = checkKey(args.get(i), false);
+        for (int i = 1; i < args; i++) {
+            RequestError e = checkKey(i, false);
             if (e != null) {
                 return e;
             }
         }
-        return new MemcachedRequest(command, args, null, false);
+        return request(command, false);
     }
 
     /** {@code set <key> <flags> <exptime> <bytes> [noreply]}, and for cas one more number before noreply. */
-    private DecodedRequest storage(Command command, List<String> args, int required) {
-        if (args.size() != required && args.size() != required + 1) {
+    private DecodedRequest storage(Command command, int args, int required) {
+        if (args != required && args != required + 1) {
             return RequestError.of(
                     RequestError.ERROR,
-                    command.word() + " with " + args.size() + " arguments (expected: " + required + " or "
-                            + (required + 1) + ")");
+                    command.word() + " with " + args + " arguments (expected: " + required + " or " + (required + 1)
+                            + ")");
         }
-        boolean noreply = args.size() == required + 1 && "noreply".equals(args.get(required));
-        RequestError e = checkKey(args.get(0), noreply);
+        boolean noreply = args == required + 1 && argIs(required, NOREPLY);
+        RequestError e = checkKey(0, noreply);
         if (e != null) {
             return e;
         }
-        if (!isUint64(args.get(1)) || !isInt32(args.get(2)) || (command == Command.CAS && !isUint64(args.get(4)))) {
+        if (!isUint64(text, bounds[4], bounds[5])
+                || !isInt32(text, bounds[6], bounds[7])
+                || (command == Command.CAS && !isUint64(text, bounds[10], bounds[11]))) {
             return new RequestError(
                     RequestError.BAD_FORMAT,
                     noreply,
                     false,
-                    "non-numeric flags, exptime or cas in \"" + truncate(String.join(" ", args)) + "\"");
+                    "non-numeric flags, exptime or cas in \""
+                            + truncate(new String(
+                                    text,
+                                    bounds[2],
+                                    bounds[2 * tokenCount - 1] - bounds[2],
+                                    StandardCharsets.ISO_8859_1))
+                            + "\"");
         }
-        return expectData(command, args, args.get(3), noreply);
+        return expectData(command, 3, noreply);
     }
 
-    private DecodedRequest keyed(Command command, List<String> args, int min, int max) {
+    private DecodedRequest keyed(Command command, int args, int min, int max) {
         DecodedRequest counted = counted(command, args, min, max);
         if (counted instanceof RequestError) {
             return counted;
         }
         boolean noreply = ((MemcachedRequest) counted).quiet();
-        RequestError e = checkKey(args.get(0), noreply);
-        return e != null ? e : counted;
+        RequestError e = checkKey(0, noreply);
+        if (e != null) {
+            ((MemcachedRequest) counted).release();
+            return e;
+        }
+        return counted;
     }
 
-    private static DecodedRequest counted(Command command, List<String> args, int min, int max) {
-        if (args.size() < min || args.size() > max) {
+    private DecodedRequest counted(Command command, int args, int min, int max) {
+        if (args < min || args > max) {
             return RequestError.of(
                     RequestError.ERROR,
-                    command.word() + " with " + args.size() + " arguments (expected: " + min + ".." + max + ")");
+                    command.word() + " with " + args + " arguments (expected: " + min + ".." + max + ")");
         }
-        boolean noreply = !args.isEmpty() && "noreply".equals(args.get(args.size() - 1));
-        return new MemcachedRequest(command, args, null, noreply);
+        boolean noreply = args > 0 && argIs(args - 1, NOREPLY);
+        return request(command, noreply);
     }
 
-    private DecodedRequest meta(Command command, List<String> args) {
-        if (args.isEmpty()) {
+    private DecodedRequest meta(Command command, int args) {
+        if (args == 0) {
             return RequestError.of(RequestError.ERROR, command.word() + " without a key (expected: <key> <flag>*)");
         }
-        RequestError e = checkKey(args.get(0), false);
+        RequestError e = checkKey(0, false);
         if (e != null) {
             return e;
         }
-        return new MemcachedRequest(command, args, null, hasQuietFlag(args, 1));
+        return request(command, hasQuietFlag(args, 1));
     }
 
     /** {@code ms <key> <datalen> <flag>*}. */
-    private DecodedRequest metaSet(List<String> args) {
-        if (args.isEmpty()) {
+    private DecodedRequest metaSet(int args) {
+        if (args == 0) {
             return RequestError.of(RequestError.ERROR, "ms without a key (expected: <key> <datalen> <flag>*)");
         }
-        if (args.size() < 2) {
+        if (args < 2) {
             return RequestError.of(RequestError.BAD_FORMAT, "ms without a datalen (expected: <key> <datalen> <flag>*)");
         }
-        RequestError e = checkKey(args.get(0), false);
+        RequestError e = checkKey(0, false);
         if (e != null) {
             return e;
         }
-        return expectData(Command.MS, args, args.get(1), hasQuietFlag(args, 2));
+        return expectData(Command.MS, 1, hasQuietFlag(args, 2));
     }
 
-    private DecodedRequest expectData(Command command, List<String> args, String lengthToken, boolean quiet) {
-        long length = parseLength(lengthToken);
+    /** Argument {@code lengthArg} is the data block's length. */
+    private DecodedRequest expectData(Command command, int lengthArg, boolean quiet) {
+        long length = parseLength(text, bounds[2 * lengthArg + 2], bounds[2 * lengthArg + 3]);
         boolean suppress = quiet && !command.isMeta();
         if (length < 0) {
             return new RequestError(
                     RequestError.BAD_FORMAT,
                     suppress,
                     false,
-                    "data length \"" + truncate(lengthToken) + "\" (expected: an integer 0.." + Integer.MAX_VALUE
+                    "data length \"" + truncate(arg(lengthArg)) + "\" (expected: an integer 0.." + Integer.MAX_VALUE
                             + ")");
         }
         if (length > limits.maxItemSizeBytes()) {
@@ -345,64 +422,91 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
         }
         state = State.READ_DATA;
         pendingCommand = command;
-        pendingArgs = List.copyOf(args);
+        pendingLine = lineSource.retainedSlice(lineStart, lineBytes);
+        pendingTokens = argBounds();
+        pendingVerbatim = lineVerbatim;
         pendingQuiet = quiet;
         pendingLength = (int) length;
         return null;
     }
 
-    private RequestError checkKey(String key, boolean suppressed) {
-        if (key.length() > limits.maxKeyBytes()) {
+    private RequestError checkKey(int arg, boolean suppressed) {
+        int length = argLength(arg);
+        if (length > limits.maxKeyBytes()) {
             return new RequestError(
                     RequestError.BAD_FORMAT,
                     suppressed,
                     false,
-                    "key length " + key.length() + " bytes (expected: <= " + limits.maxKeyBytes() + "): \""
-                            + truncate(key) + "\"");
+                    "key length " + length + " bytes (expected: <= " + limits.maxKeyBytes() + "): \""
+                            + truncate(arg(arg)) + "\"");
         }
         return null;
     }
 
-    private static boolean hasQuietFlag(List<String> args, int firstFlag) {
-        for (int i = firstFlag; i < args.size(); i++) {
-            if (args.get(i).charAt(0) == 'q') { // memcached reads a flag by its first char
+    private boolean hasQuietFlag(int args, int firstFlag) {
+        for (int i = firstFlag; i < args; i++) {
+            if (text[bounds[2 * i + 2]] == 'q') { // memcached reads a flag by its first char
                 return true;
             }
         }
         return false;
     }
 
-    /** Splits on runs of spaces, as memcached does (a tab is part of a token). */
-    static List<String> tokenize(String line) {
-        List<String> tokens = new ArrayList<>();
+    /** Splits {@link #text}{@code [0, length)} on runs of spaces, as memcached does (a tab is part of a token). */
+    private void tokenize(int length) {
+        tokenCount = 0;
         int i = 0;
-        int n = line.length();
-        while (i < n) {
-            while (i < n && line.charAt(i) == ' ') {
+        while (i < length) {
+            while (i < length && text[i] == ' ') {
                 i++;
             }
             int s = i;
-            while (i < n && line.charAt(i) != ' ') {
+            while (i < length && text[i] != ' ') {
                 i++;
             }
             if (i > s) {
-                tokens.add(line.substring(s, i));
+                if (bounds.length < 2 * tokenCount + 2) {
+                    bounds = Arrays.copyOf(bounds, 2 * bounds.length);
+                }
+                bounds[2 * tokenCount] = s;
+                bounds[2 * tokenCount + 1] = i;
+                tokenCount++;
             }
+        }
+    }
+
+    /** The tokens of {@code line} as {@link #tokenize(int)} splits them. */
+    static List<String> tokenize(String line) {
+        MemcachedRequestDecoder d = new MemcachedRequestDecoder(ProtocolLimits.DEFAULTS);
+        d.text = line.getBytes(StandardCharsets.ISO_8859_1);
+        d.tokenize(d.text.length);
+        List<String> tokens = new ArrayList<>(d.tokenCount);
+        for (int t = 0; t < d.tokenCount; t++) {
+            tokens.add(d.token(t));
         }
         return tokens;
     }
 
-    /** A non-negative decimal length up to {@link Integer#MAX_VALUE}, or -1. */
-    static long parseLength(String s) {
-        if (s.startsWith("+")) {
-            s = s.substring(1);
+    private static int indexOf(byte[] b, int length, byte value) {
+        for (int i = 0; i < length; i++) {
+            if (b[i] == value) {
+                return i;
+            }
         }
-        if (s.isEmpty() || s.length() > 10) {
+        return -1;
+    }
+
+    /** A non-negative decimal length up to {@link Integer#MAX_VALUE}, or -1. */
+    static long parseLength(byte[] b, int from, int to) {
+        if (from < to && b[from] == '+') {
+            from++;
+        }
+        if (from == to || to - from > 10) {
             return -1;
         }
         long v = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
             if (c < '0' || c > '9') {
                 return -1;
             }
@@ -412,31 +516,47 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
     }
 
     /** As memcached's safe_strtoul/strtoull: optional '+', decimal digits, value below 2^64, no '-'. */
-    static boolean isUint64(String s) {
-        String d = s.startsWith("+") ? s.substring(1) : s;
-        if (!allDigits(d)) {
+    static boolean isUint64(byte[] b, int from, int to) {
+        int d = from < to && b[from] == '+' ? from + 1 : from;
+        if (!allDigits(b, d, to)) {
             return false;
         }
-        return new java.math.BigInteger(d).bitLength() <= 64;
+        if (to - d < 20) {
+            return true; // below 10^19 < 2^64
+        }
+        return new java.math.BigInteger(new String(b, d, to - d, StandardCharsets.US_ASCII)).bitLength() <= 64;
+    }
+
+    static boolean isUint64(String s) {
+        byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+        return isUint64(b, 0, b.length);
     }
 
     /** As memcached's safe_strtol: optional sign, decimal digits, value within a 32-bit int. */
-    static boolean isInt32(String s) {
-        String d = s.startsWith("+") || s.startsWith("-") ? s.substring(1) : s;
-        if (!allDigits(d) || d.length() > 12) {
+    static boolean isInt32(byte[] b, int from, int to) {
+        boolean negative = from < to && b[from] == '-';
+        int d = from < to && (b[from] == '+' || negative) ? from + 1 : from;
+        if (!allDigits(b, d, to) || to - d > 12) {
             return false;
         }
-        long v = Long.parseLong(d);
-        return s.startsWith("-") ? v <= 1L + Integer.MAX_VALUE : v <= Integer.MAX_VALUE;
+        long v = 0;
+        for (int i = d; i < to; i++) {
+            v = v * 10 + (b[i] - '0');
+        }
+        return negative ? v <= 1L + Integer.MAX_VALUE : v <= Integer.MAX_VALUE;
     }
 
-    private static boolean allDigits(String d) {
-        if (d.isEmpty() || d.length() > 40) {
+    static boolean isInt32(String s) {
+        byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+        return isInt32(b, 0, b.length);
+    }
+
+    private static boolean allDigits(byte[] b, int from, int to) {
+        if (from == to || to - from > 40) {
             return false;
         }
-        for (int i = 0; i < d.length(); i++) {
-            char c = d.charAt(i);
-            if (c < '0' || c > '9') {
+        for (int i = from; i < to; i++) {
+            if (b[i] < '0' || b[i] > '9') {
                 return false;
             }
         }
@@ -461,6 +581,9 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
-        pendingArgs = null;
+        if (pendingLine != null) {
+            pendingLine.release();
+            pendingLine = null;
+        }
     }
 }

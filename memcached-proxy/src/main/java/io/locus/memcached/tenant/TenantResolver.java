@@ -51,11 +51,11 @@ public final class TenantResolver {
     /**
      * Resolves one request.
      *
-     * @param key the request's key (the first key of a multi-get), or null
+     * @param key the request's key (the first key of a multi-get), one char per byte, or null
      * @param metaFlags the meta flags after the key (and after the datalen of {@code ms}); empty for classic commands
      * @throws HintException for a repeated or malformed hint token, or a tenant the user may not use
      */
-    public Resolution resolve(Session session, String key, List<String> metaFlags) throws HintException {
+    public Resolution resolve(Session session, CharSequence key, List<String> metaFlags) throws HintException {
         String tenantToken = null;
         String deadlineToken = null;
         List<String> forwarded = metaFlags.isEmpty() ? List.of() : new ArrayList<>(metaFlags.size());
@@ -125,7 +125,8 @@ public final class TenantResolver {
         }
     }
 
-    private Deadline resolveDeadline(Session session, String token, String key, String tenant) throws HintException {
+    private Deadline resolveDeadline(Session session, String token, CharSequence key, String tenant)
+            throws HintException {
         if (token != null) {
             try {
                 return Deadline.parse(token);
