@@ -42,11 +42,23 @@ import picocli.CommandLine.Option;
         name = "proxy-memcaslap",
         mixinStandardHelpOptions = true,
         description = "memcaslap ops/s: direct memcached vs twemproxy vs Locus pass-through vs Locus full, and Locus "
-                + "full vs direct on a hot-read mix.")
+                + "full (default and two I/O threads) vs direct on a hot-read mix.")
 public final class MemcaslapBench implements Callable<Integer> {
     /** Every target in the order each round runs them. */
-    static final List<String> TARGETS =
-            List.of("direct", "twemproxy", "locus-pass-through", "locus-full", "direct-hot", "locus-full-hot");
+    static final List<String> TARGETS = List.of(
+            "direct",
+            "twemproxy",
+            "locus-pass-through",
+            "locus-full",
+            "direct-hot",
+            "locus-full-hot",
+            "locus-full-2t-hot");
+    /**
+     * {@code io_threads} of the {@code locus-full-2t-hot} target. Why a second full proxy: on the hot-read mix the
+     * backend is nearly idle and the proxy answers from its cache, so a second I/O thread can use the core memcached
+     * does not; the default ({@code auto}, half the cores) is tuned for pass-through, where memcached needs that core.
+     */
+    static final int FULL_HOT_THREADS = 2;
     /** The throughput goals: pass-through against twemproxy, full against direct on the hot-read mix. */
     static final double PASS_THROUGH_GOAL = 1.25;
 
@@ -171,7 +183,7 @@ public final class MemcaslapBench implements Callable<Integer> {
                         + "%n#   mix (its default 90/10 get/set, every set a new key, -w 10k): direct, twemproxy, "
                         + "Locus pass_through, Locus full (default settings)"
                         + "%n#   hot (-F %s: %.0f/%.0f get/set, -w %s, so gets hit the %s most recent keys of each "
-                        + "connection): direct, Locus full"
+                        + "connection): direct, Locus full, Locus full with io_threads: " + FULL_HOT_THREADS
                         + "%n#   %d s unmeasured warm-up each, then %d interleaved rounds%s",
                 threads,
                 concurrency,
@@ -192,8 +204,10 @@ public final class MemcaslapBench implements Callable<Integer> {
                 Nutcracker twemproxy = Nutcracker.builder(hosts)
                         .server(servers.get(0).address(), 1, "memcached-0")
                         .start();
-                LocusProxy passThrough = locus("locus-pass-through", "pass_through", jar, servers, hosts);
-                LocusProxy full = locus("locus-full", "full", jar, servers, hosts)) {
+                LocusProxy passThrough = locus("locus-pass-through", "pass_through", jar, servers, hosts, Map.of());
+                LocusProxy full = locus("locus-full", "full", jar, servers, hosts, Map.of());
+                LocusProxy full2 =
+                        locus("locus-full-2t", "full", jar, servers, hosts, Map.of("io_threads", FULL_HOT_THREADS))) {
             Map<String, InetSocketAddress> targets = new LinkedHashMap<>();
             targets.put("direct", servers.get(0).address());
             targets.put("twemproxy", twemproxy.address());
@@ -201,6 +215,7 @@ public final class MemcaslapBench implements Callable<Integer> {
             targets.put("locus-full", full.address());
             targets.put("direct-hot", servers.get(0).address());
             targets.put("locus-full-hot", full.address());
+            targets.put("locus-full-2t-hot", full2.address());
             if (warmup > 0) {
                 for (Map.Entry<String, InetSocketAddress> t : targets.entrySet()) {
                     progress.printf(Locale.ROOT, "[warm-up %s] memcaslap %d s ...%n", t.getKey(), warmup);
@@ -211,11 +226,14 @@ public final class MemcaslapBench implements Callable<Integer> {
                 for (Map.Entry<String, InetSocketAddress> t : targets.entrySet()) {
                     String tag = "[r" + round + " " + t.getKey() + "]";
                     progress.printf(Locale.ROOT, "%s memcaslap %d s ...%n", tag, seconds);
-                    long[] before = t.getKey().startsWith("locus-full") ? localHits(full) : null;
+                    LocusProxy cached = t.getKey().startsWith("locus-full-2t")
+                            ? full2
+                            : t.getKey().startsWith("locus-full") ? full : null;
+                    long[] before = cached != null ? localHits(cached) : null;
                     Run r = memcaslap(memcaslap, t.getKey(), round, t.getValue(), seconds, hosts, hotConfig);
                     double local = Double.NaN;
                     if (before != null) {
-                        long[] after = localHits(full);
+                        long[] after = localHits(cached);
                         long gets = (after[0] - before[0]) + (after[1] - before[1]);
                         local = gets > 0 ? (double) (after[0] - before[0]) / gets : Double.NaN;
                     }
@@ -257,7 +275,9 @@ public final class MemcaslapBench implements Callable<Integer> {
                 getFraction);
     }
 
-    private LocusProxy locus(String label, String mode, Path jar, MemcachedServers servers, Path hosts) {
+    /** {@code fixed}: settings that override the command line's {@code --proxy-set} for this proxy. */
+    private LocusProxy locus(
+            String label, String mode, Path jar, MemcachedServers servers, Path hosts, Map<String, Object> fixed) {
         int port = Ports.freeLoopbackPort();
         InetSocketAddress b = servers.get(0).address();
         Map<String, Object> config = new LinkedHashMap<>();
@@ -265,6 +285,7 @@ public final class MemcaslapBench implements Callable<Integer> {
         config.put("pool", Map.of("servers", List.of(b.getHostString() + ":" + b.getPort() + ":1 memcached-0")));
         config.put("mode", mode);
         config.putAll(proxyOptions.settings());
+        config.putAll(fixed);
         return LocusProxy.start(label, jar, LocusProxy.dump(config), port, hosts, proxyOptions.jvmArgs(label));
     }
 
@@ -411,6 +432,11 @@ public final class MemcaslapBench implements Callable<Integer> {
                 PASS_THROUGH_GOAL));
         sb.append(
                 goal("full / direct, hot", byTarget.get("locus-full-hot"), byTarget.get("direct-hot"), FULL_HOT_GOAL));
+        sb.append(goal(
+                "full " + FULL_HOT_THREADS + " threads / direct, hot",
+                byTarget.get("locus-full-2t-hot"),
+                byTarget.get("direct-hot"),
+                FULL_HOT_GOAL));
         sb.append(goal("full / direct, mix", byTarget.get("locus-full"), byTarget.get("direct"), Double.NaN));
         return sb.toString();
     }

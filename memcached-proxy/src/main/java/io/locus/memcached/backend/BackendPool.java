@@ -49,17 +49,16 @@ public final class BackendPool {
         return backends.get(index);
     }
 
-    /** The index of the backend owning {@code key} (an ISO-8859-1 string, one char per byte). */
-    int indexFor(String key) {
+    /** The index of the backend owning {@code key}. */
+    int indexFor(byte[] key) {
         return ring.serverFor(key);
     }
 
     /** The index for a meta key, decoding it first when the request carries the base64 flag {@code b}. */
-    int indexForMeta(String key, List<String> flags) {
+    int indexForMeta(byte[] key, List<String> flags) {
         if (flags.stream().anyMatch(f -> f.charAt(0) == 'b')) {
             try {
-                byte[] raw = Base64.getDecoder().decode(key);
-                return ring.serverFor(raw);
+                return ring.serverFor(Base64.getDecoder().decode(key));
             } catch (IllegalArgumentException e) {
                 return ring.serverFor(key); // memcached rejects it; any backend gives the same error
             }

@@ -49,21 +49,22 @@ public final class PassThroughHandler implements RequestHandler {
                 case BROADCAST -> broadcast(req, reply, pr.connectionId());
                 case META -> {
                     stats.increment(ProxyStats.Counter.META_REQUESTS);
-                    List<String> args = new ArrayList<>();
-                    args.add(req.key());
-                    if (req.command() == Command.MS) {
-                        args.add(req.args().get(1));
+                    List<String> flags = pr.resolution().forwardedFlags();
+                    int owner = pool.indexForMeta(req.keyBytes(), flags);
+                    ReplyFormat format = req.quiet() ? ReplyFormat.UNTIL_MN : ReplyFormat.META;
+                    ByteBuf wire;
+                    if (flags.size() == req.args().size() - (req.command() == Command.MS ? 2 : 1)) {
+                        wire = RequestWriter.forward(alloc, req, req.quiet()); // no hint token to remove
+                    } else {
+                        List<String> args = new ArrayList<>();
+                        args.add(req.key());
+                        if (req.command() == Command.MS) {
+                            args.add(req.args().get(1));
+                        }
+                        args.addAll(flags);
+                        wire = RequestWriter.write(alloc, req.command().word(), args, req.data(), req.quiet());
                     }
-                    args.addAll(pr.resolution().forwardedFlags());
-                    int owner = pool.indexForMeta(req.key(), pr.resolution().forwardedFlags());
-                    forward(
-                            owner,
-                            req,
-                            args,
-                            req.quiet() ? ReplyFormat.UNTIL_MN : ReplyFormat.META,
-                            reply,
-                            false,
-                            pr.connectionId());
+                    forward(owner, wire, format, reply, false, pr.connectionId());
                 }
                 default -> {
                     if (req.command().family() == Command.Family.STORAGE) {
@@ -72,9 +73,8 @@ public final class PassThroughHandler implements RequestHandler {
                         stats.increment(ProxyStats.Counter.CMD_TOUCH);
                     }
                     forward(
-                            pool.indexFor(req.key()),
-                            req,
-                            req.args(),
+                            pool.indexFor(req.keyBytes()),
+                            RequestWriter.forward(alloc, req, req.quiet()),
                             req.quiet() ? ReplyFormat.UNTIL_MN : ReplyFormat.LINE,
                             reply,
                             req.quiet(),
@@ -86,17 +86,9 @@ public final class PassThroughHandler implements RequestHandler {
         }
     }
 
-    /** One request to one backend; quiet replies lose their trailing {@code MN}. */
+    /** One request ({@code wire}, handed over) to one backend; quiet replies lose their trailing {@code MN}. */
     private void forward(
-            int owner,
-            MemcachedRequest req,
-            List<String> args,
-            ReplyFormat format,
-            ReplySink reply,
-            boolean silentFailure,
-            long affinity) {
-        ByteBuf wire =
-                RequestWriter.write(alloc, req.command().word(), args, req.data(), format == ReplyFormat.UNTIL_MN);
+            int owner, ByteBuf wire, ReplyFormat format, ReplySink reply, boolean silentFailure, long affinity) {
         pool.backend(owner)
                 .send(
                         new BackendCall(format, wire, new BackendCall.Callback() {
@@ -128,15 +120,15 @@ public final class PassThroughHandler implements RequestHandler {
     }
 
     private void retrieve(MemcachedRequest req, ReplySink reply, long affinity) {
-        List<String> keys = req.keys();
-        stats.add(ProxyStats.Counter.CMD_GET, keys.size());
-        if (keys.isEmpty()) { // gat <exptime> with no key: memcached answers END
+        int keyCount = req.keyCount();
+        stats.add(ProxyStats.Counter.CMD_GET, keyCount);
+        if (keyCount == 0) { // gat <exptime> with no key: memcached answers END
             reply.complete(alloc.buffer(END.length).writeBytes(END));
             return;
         }
-        if (keys.size() == 1) { // the common case, without the multi-get bookkeeping
-            ByteBuf wire = RequestWriter.write(alloc, req.command().word(), req.args(), null, false);
-            pool.backend(pool.indexFor(keys.get(0)))
+        if (keyCount == 1) { // the common case, without the multi-get bookkeeping
+            ByteBuf wire = RequestWriter.forward(alloc, req, false);
+            pool.backend(pool.indexFor(req.keyBytes()))
                     .send(
                             new BackendCall(ReplyFormat.VALUES, wire, new BackendCall.Callback() {
                                 @Override
@@ -156,30 +148,30 @@ public final class PassThroughHandler implements RequestHandler {
                             affinity);
             return;
         }
+        List<String> keys = req.keys(); // a multi-get's items are matched to its keys by name
         List<String> prefix = req.args().subList(0, req.args().size() - keys.size()); // gat's exptime
         // One part per backend, split further so no forwarded line exceeds MAX_PART_LINE_BYTES.
         Map<Integer, Integer> openPart = new LinkedHashMap<>();
         List<Part> parts = new ArrayList<>();
         int[] partOfKey = new int[keys.size()];
         for (int i = 0; i < keys.size(); i++) {
-            int backend = pool.indexFor(keys.get(i));
+            ByteBuf key = req.keySlice(i);
+            int backend = pool.indexFor(req.keyBytes(i));
             Integer p = openPart.get(backend);
-            if (p == null || parts.get(p).lineBytes + keys.get(i).length() + 1 > MAX_PART_LINE_BYTES) {
+            if (p == null || parts.get(p).lineBytes + key.readableBytes() + 1 > MAX_PART_LINE_BYTES) {
                 p = parts.size();
                 parts.add(new Part(
                         backend,
                         req.command().word().length() + String.join(" ", prefix).length() + 3));
                 openPart.put(backend, p);
             }
-            parts.get(p).keys.add(keys.get(i));
-            parts.get(p).lineBytes += keys.get(i).length() + 1;
+            parts.get(p).keys.add(key);
+            parts.get(p).lineBytes += key.readableBytes() + 1;
             partOfKey[i] = p;
         }
         MultiGet mg = new MultiGet(keys, partOfKey, parts, reply);
         for (int p = 0; p < parts.size(); p++) {
-            List<String> args = new ArrayList<>(prefix);
-            args.addAll(parts.get(p).keys);
-            ByteBuf wire = RequestWriter.write(alloc, req.command().word(), args, null, false);
+            ByteBuf wire = RequestWriter.writeKeys(alloc, req.command().word(), prefix, parts.get(p).keys);
             int part = p;
             pool.backend(parts.get(p).backend)
                     .send(
@@ -204,7 +196,9 @@ public final class PassThroughHandler implements RequestHandler {
     /** The keys of a multi-get sent to one backend in one request. */
     private static final class Part {
         private final int backend;
-        private final List<String> keys = new ArrayList<>();
+        /** Slices of the client's line: valid while the request is, so only until the part's line is written. */
+        private final List<ByteBuf> keys = new ArrayList<>();
+
         private int lineBytes;
         private BackendReply reply;
         private String failure;
@@ -303,7 +297,7 @@ public final class PassThroughHandler implements RequestHandler {
         int[] pending = {n};
         boolean quiet = req.quiet();
         for (int i = 0; i < n; i++) {
-            ByteBuf wire = RequestWriter.write(alloc, req.command().word(), req.args(), null, quiet);
+            ByteBuf wire = RequestWriter.forward(alloc, req, quiet);
             ReplyFormat format = quiet ? ReplyFormat.UNTIL_MN : ReplyFormat.LINE;
             pool.backend(i)
                     .send(

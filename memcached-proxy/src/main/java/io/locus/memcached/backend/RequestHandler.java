@@ -24,6 +24,11 @@ public interface RequestHandler {
         return null;
     }
 
+    /** Whether {@link #readCopies} may answer anything but null; if not, callers need not make the key a string. */
+    default boolean placesKeys() {
+        return false;
+    }
+
     /**
      * Handles a single-key read that the caller scheduled on {@code backend}, one of {@link #readCopies}. The default
      * ignores the choice. A handler that replicates must send the read there if that copy is still readable, else to

@@ -140,9 +140,9 @@ final class CachedReads {
     void metaGet(ProxyRequest pr, MeteredSink sink, MetaGetFlags flags) {
         stats.increment(ProxyStats.Counter.META_REQUESTS);
         String key = pr.request().key();
+        byte[] k = pr.request().keyBytes();
         pr.request().release();
-        CachedItem item = cache.get(
-                LocalCache.bytes(key), cacheDeadline(pr), pr.resolution().tenant());
+        CachedItem item = cache.get(k, cacheDeadline(pr), pr.resolution().tenant());
         if (item != null) {
             sink.counters().hits().increment();
             sink.complete(metaHit(flags, key, item.clientFlags(), item.value()));
@@ -177,14 +177,31 @@ final class CachedReads {
 
     /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
     void classicGet(ProxyRequest pr, MeteredSink sink) {
-        List<String> keys = pr.request().keys();
-        pr.request().release();
-        stats.add(ProxyStats.Counter.CMD_GET, keys.size());
-        ClassicGet g = new ClassicGet(keys, sink, stats, services.classicRejectAsError());
+        MemcachedRequest req = pr.request();
+        int n = req.keyCount();
+        stats.add(ProxyStats.Counter.CMD_GET, n);
         long deadline = cacheDeadline(pr);
-        for (int i = 0; i < keys.size(); i++) {
-            CachedItem item = cache.get(
-                    LocalCache.bytes(keys.get(i)), deadline, pr.resolution().tenant());
+        CachedItem first = cache.get(req.keyBytes(), deadline, pr.resolution().tenant());
+        if (n == 1 && first != null) {
+            // A hit of a single get: its reply written from the cached item and the key's bytes in the client's line.
+            sink.counters().hits().increment();
+            stats.add(ProxyStats.Counter.GET_HITS, 1);
+            ByteBuf reply = ReplyWriter.value(alloc, req.keySlice(0), first.clientFlags(), first.value());
+            req.release();
+            sink.complete(reply);
+            return;
+        }
+        List<String> keys = req.keys(); // a miss or a multi-get: the fills and their bookkeeping go by name
+        byte[][] keyBytes = new byte[n][];
+        for (int i = 1; i < n; i++) {
+            keyBytes[i] = req.keyBytes(i);
+        }
+        req.release();
+        ClassicGet g = new ClassicGet(keys, sink, stats, services.classicRejectAsError());
+        for (int i = 0; i < n; i++) {
+            CachedItem item = i == 0
+                    ? first
+                    : cache.get(keyBytes[i], deadline, pr.resolution().tenant());
             if (item != null) {
                 g.hit(i, item.value(), item.clientFlags());
                 sink.counters().hits().increment();

@@ -36,13 +36,19 @@ final class ConnectionOrder {
      * some wait, or earlier requests of the connection were deferred. Returns false if it may run now.
      */
     boolean deferred(long connectionId, boolean bypass, Runnable request) {
-        Connection c = connections.get(connectionId);
-        if (c != null && (!c.deferred.isEmpty() || (bypass && c.queued > 0))) {
-            c.deferred.add(request);
-            c.deferredBypass.add(bypass);
-            return true;
+        if (!mustDefer(connectionId, bypass)) {
+            return false;
         }
-        return false;
+        Connection c = connections.get(connectionId);
+        c.deferred.add(request);
+        c.deferredBypass.add(bypass);
+        return true;
+    }
+
+    /** Whether {@link #deferred} would defer a request now (asked first, so a request that may run allocates nothing). */
+    boolean mustDefer(long connectionId, boolean bypass) {
+        Connection c = connections.get(connectionId);
+        return c != null && (!c.deferred.isEmpty() || (bypass && c.queued > 0));
     }
 
     /** True if one of the connection's tickets waits in a scheduler queue. */

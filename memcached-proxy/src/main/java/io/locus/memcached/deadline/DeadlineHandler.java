@@ -15,6 +15,7 @@ import io.locus.memcached.schedule.TicketRequest;
 import io.locus.memcached.stats.ProxyStats;
 import io.locus.memcached.stats.TenantMetrics;
 import io.locus.memcached.tenant.Deadline;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -98,8 +99,11 @@ public final class DeadlineHandler implements RequestHandler {
      */
     @Override
     public void handle(ProxyRequest pr, ReplySink clientSink) {
-        if (!order.deferred(pr.connectionId(), bypassesSchedulers(pr), () -> process(pr, clientSink))) {
+        boolean bypass = bypassesSchedulers(pr);
+        if (!order.mustDefer(pr.connectionId(), bypass)) {
             process(pr, clientSink);
+        } else {
+            order.deferred(pr.connectionId(), bypass, () -> process(pr, clientSink));
         }
     }
 
@@ -107,7 +111,7 @@ public final class DeadlineHandler implements RequestHandler {
         MemcachedRequest req = pr.request();
         return switch (req.command().family()) {
             case BROADCAST -> true;
-            case RETRIEVAL -> !(req.command() == Command.GET && cache != null) && backendOfAll(req.keys()) < 0;
+            case RETRIEVAL -> !(req.command() == Command.GET && cache != null) && backendOfAll(req) < 0;
             case META -> pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b');
             default -> false;
         };
@@ -126,16 +130,18 @@ public final class DeadlineHandler implements RequestHandler {
                 }
                 List<byte[]> keys = new ArrayList<>();
                 if (cmd == Command.GAT || cmd == Command.GATS) {
-                    req.keys().forEach(k -> keys.add(LocalCache.bytes(k)));
+                    for (int i = 0; i < req.keyCount(); i++) {
+                        keys.add(req.keyBytes(i));
+                    }
                 }
-                if (cmd == Command.GET && req.keys().size() == 1) {
-                    int[] copies = backends.readCopies(req.keys().get(0));
+                if (cmd == Command.GET && req.keyCount() == 1) {
+                    int[] copies = copiesOf(req.keyBytes());
                     if (copies != null) {
                         forward(pr, sink, TicketRequest.Kind.READ, readBackend(pr, copies), keys, true);
                         return;
                     }
                 }
-                forward(pr, sink, TicketRequest.Kind.READ, backendOfAll(req.keys()), keys);
+                forward(pr, sink, TicketRequest.Kind.READ, backendOfAll(req), keys);
             }
             case META -> {
                 List<String> flags = pr.resolution().forwardedFlags();
@@ -145,16 +151,16 @@ public final class DeadlineHandler implements RequestHandler {
                     reads.metaGet(pr, sink, mg);
                     return;
                 }
-                int backend = base64 ? -1 : ownerOf(req.key());
+                int backend = base64 ? -1 : ownerOf(req.keyBytes());
                 boolean writes = cmd == Command.MS
                         || cmd == Command.MD
                         || cmd == Command.MA
                         || (cmd == Command.MG && flags.stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0));
-                List<byte[]> keys = writes ? List.of(cacheKey(req.key(), base64)) : List.of();
+                List<byte[]> keys = writes ? List.of(cacheKey(req.keyBytes(), base64)) : List.of();
                 forward(pr, sink, writes ? TicketRequest.Kind.WRITE : TicketRequest.Kind.READ, backend, keys);
             }
             case STORAGE, KEYED ->
-                forward(pr, sink, TicketRequest.Kind.WRITE, ownerOf(req.key()), List.of(LocalCache.bytes(req.key())));
+                forward(pr, sink, TicketRequest.Kind.WRITE, ownerOf(req.keyBytes()), List.of(req.keyBytes()));
             case BROADCAST -> {
                 if (cache != null) {
                     cache.clear();
@@ -165,24 +171,29 @@ public final class DeadlineHandler implements RequestHandler {
         }
     }
 
-    private static byte[] cacheKey(String key, boolean base64) {
+    private static byte[] cacheKey(byte[] key, boolean base64) {
         if (base64) {
             try {
                 return Base64.getDecoder().decode(key);
             } catch (IllegalArgumentException e) {
-                return LocalCache.bytes(key); // memcached refuses it; nothing to invalidate
+                return key; // memcached refuses it; nothing to invalidate
             }
         }
-        return LocalCache.bytes(key);
+        return key;
     }
 
     /**
      * The backend a request for {@code key} goes to first: its virtual bucket's owner when the handler below places
      * keys (balancing, Phase 3 moves), else the ring's. Schedule there, or the scheduler would model the wrong queue.
      */
-    private int ownerOf(String key) {
-        int[] copies = backends.readCopies(key);
+    private int ownerOf(byte[] key) {
+        int[] copies = copiesOf(key);
         return copies != null ? copies[0] : services.ring().serverFor(key);
+    }
+
+    /** {@link RequestHandler#readCopies}, asked only of a handler that places keys itself. */
+    private int[] copiesOf(byte[] key) {
+        return backends.placesKeys() ? backends.readCopies(new String(key, StandardCharsets.ISO_8859_1)) : null;
     }
 
     /**
@@ -218,11 +229,11 @@ public final class DeadlineHandler implements RequestHandler {
         return choice.index() >= 0 ? two.get(choice.index()) : copies[0];
     }
 
-    /** The backend owning all of {@code keys}, or -1 if they span several. */
-    private int backendOfAll(List<String> keys) {
+    /** The backend owning all of the request's keys, or -1 if they span several. */
+    private int backendOfAll(MemcachedRequest req) {
         int backend = -1;
-        for (String k : keys) {
-            int b = ownerOf(k);
+        for (int i = 0; i < req.keyCount(); i++) {
+            int b = ownerOf(req.keyBytes(i));
             if (backend >= 0 && b != backend) {
                 return -1;
             }

@@ -1,5 +1,7 @@
 package io.locus.memcached.protocol;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -52,18 +54,22 @@ public enum Command {
     }
 
     private static final Map<String, Command> BY_WORD = new HashMap<>();
+    /** Every command, for {@link #lookup(byte[], int, int)}: the decoder reads the word without making a string. */
+    private static final Command[] ALL = values();
 
     static {
-        for (Command c : values()) {
+        for (Command c : ALL) {
             BY_WORD.put(c.word, c);
         }
     }
 
     private final String word;
+    private final byte[] wordBytes;
     private final Family family;
 
     Command(String word, Family family) {
         this.word = word;
+        this.wordBytes = word.getBytes(StandardCharsets.US_ASCII);
         this.family = family;
     }
 
@@ -84,5 +90,15 @@ public enum Command {
     /** The command spelled {@code word}, or {@code null} if the proxy does not know it (memcached replies {@code ERROR}). */
     public static Command lookup(String word) {
         return BY_WORD.get(word);
+    }
+
+    /** {@link #lookup(String)} of the word in {@code line[from, to)}. */
+    public static Command lookup(byte[] line, int from, int to) {
+        for (Command c : ALL) {
+            if (Arrays.equals(c.wordBytes, 0, c.wordBytes.length, line, from, to)) {
+                return c;
+            }
+        }
+        return null;
     }
 }

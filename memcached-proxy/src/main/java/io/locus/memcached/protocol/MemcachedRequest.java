@@ -1,40 +1,87 @@
 package io.locus.memcached.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.util.AbstractReferenceCounted;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One well-formed client request: a {@link Command}, its tokens, and for storage commands the data block.
  *
- * <p>Tokens are kept as ISO-8859-1 strings, so every byte of a key survives a round trip unchanged. The request owns
- * its data block: whoever handles the request last must {@link #release()} it (Netty's rule for reference-counted
+ * <p>A decoded request keeps the client's bytes: a retained slice of its command line and of its data block, with
+ * the position of each token in the line. Keys are read from there as bytes ({@link #keyBytes(int)},
+ * {@link #keySlice(int)}), the request can be forwarded as the client sent it ({@link #original()}), and tokens become
+ * ISO-8859-1 strings ({@link #args()}, every byte of a key survives unchanged) only when asked for. The request owns
+ * these buffers: whoever handles the request last must {@link #release()} it (Netty's rule for reference-counted
  * objects). The data block excludes the trailing {@code \r\n}.
  */
 public final class MemcachedRequest extends AbstractReferenceCounted implements DecodedRequest {
     private final Command command;
-    private final List<String> args;
+    /** The client's command line with its terminator, or null for a request the proxy built. */
+    private final ByteBuf line;
+    /** Start and end offsets in {@link #line} of each token after the command word; null with {@link #line}. */
+    private final int[] tokens;
+    /** The data block and the {@code \r\n} after it as the client sent them, or null. */
+    private final ByteBuf block;
+
     private final ByteBuf data;
     private final boolean quiet;
+    /** Whether {@link #line} says exactly what was parsed (memcached ends a line at a NUL byte; the decoder too). */
+    private final boolean verbatim;
+
+    private List<String> args;
+    private byte[] firstKey;
 
     /**
+     * A request built by the proxy.
+     *
      * @param args the tokens after the command word
      * @param data the data block ({@code null} when the command has none); ownership passes to this request
      * @param quiet {@code noreply} (classic) or the {@code q} flag (meta)
      */
     public MemcachedRequest(Command command, List<String> args, ByteBuf data, boolean quiet) {
         this.command = command;
+        this.line = null;
+        this.tokens = null;
+        this.block = null;
         this.args = List.copyOf(args);
         this.data = data;
         this.quiet = quiet;
+        this.verbatim = false;
+    }
+
+    /**
+     * A request as the decoder read it; ownership of {@code line} and {@code block} passes to this request.
+     *
+     * @param tokens start and end offsets in {@code line} of each token after the command word
+     * @param block the data block followed by its {@code \r\n}, or null
+     */
+    MemcachedRequest(Command command, ByteBuf line, int[] tokens, ByteBuf block, boolean quiet, boolean verbatim) {
+        this.command = command;
+        this.line = line;
+        this.tokens = tokens;
+        this.block = block;
+        this.data = block == null ? null : block.slice(block.readerIndex(), block.readableBytes() - 2);
+        this.quiet = quiet;
+        this.verbatim = verbatim;
     }
 
     public Command command() {
         return command;
     }
 
-    /** The tokens after the command word, in order, unchanged. */
+    /** The tokens after the command word, in order, unchanged, as ISO-8859-1 strings (made on the first call). */
     public List<String> args() {
+        if (args == null) {
+            List<String> a = new ArrayList<>(tokens.length / 2);
+            for (int t = 0; t < tokens.length; t += 2) {
+                a.add(token(t / 2));
+            }
+            args = List.copyOf(a);
+        }
         return args;
     }
 
@@ -50,28 +97,110 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
 
     /** The keys of a retrieval command, in request order (duplicates kept); the single key otherwise. */
     public List<String> keys() {
+        List<String> a = args();
         return switch (command) {
-            case GET, GETS -> args;
-            case GAT, GATS -> args.subList(1, args.size());
-            default -> args.isEmpty() ? List.of() : List.of(args.get(0));
+            case GET, GETS -> a;
+            case GAT, GATS -> a.subList(1, a.size());
+            default -> a.isEmpty() ? List.of() : List.of(a.get(0));
         };
     }
 
     /** The first key, or {@code null} for commands without a key. */
     public String key() {
-        List<String> keys = keys();
-        return keys.isEmpty() ? null : keys.get(0);
+        return keyCount() == 0 ? null : token(firstKeyToken());
+    }
+
+    /** How many keys {@link #keys()} has. */
+    public int keyCount() {
+        int n = tokenCount();
+        return switch (command) {
+            case GET, GETS -> n;
+            case GAT, GATS -> Math.max(0, n - 1);
+            default -> Math.min(n, 1);
+        };
+    }
+
+    /** Key {@code i}'s bytes, a new array (the first key's is made once); the proxy's cache and ring key on these. */
+    public byte[] keyBytes(int i) {
+        if (i == 0 && firstKey != null) {
+            return firstKey;
+        }
+        byte[] k;
+        int t = firstKeyToken() + i;
+        if (line == null) {
+            k = args.get(t).getBytes(StandardCharsets.ISO_8859_1);
+        } else {
+            k = new byte[tokens[2 * t + 1] - tokens[2 * t]];
+            line.getBytes(line.readerIndex() + tokens[2 * t], k);
+        }
+        if (i == 0) {
+            firstKey = k;
+        }
+        return k;
+    }
+
+    /** The first key's bytes, or {@code null} for commands without a key. */
+    public byte[] keyBytes() {
+        return keyCount() == 0 ? null : keyBytes(0);
+    }
+
+    /** Key {@code i} as a slice of the client's line: not retained, valid while this request is. */
+    public ByteBuf keySlice(int i) {
+        int t = firstKeyToken() + i;
+        if (line == null) {
+            return Unpooled.wrappedBuffer(keyBytes(i));
+        }
+        return line.slice(line.readerIndex() + tokens[2 * t], tokens[2 * t + 1] - tokens[2 * t]);
+    }
+
+    /**
+     * The request exactly as the client sent it (command line, data block and its {@code \r\n}), retained for the
+     * caller; or null when the proxy built the request or the line holds a byte memcached would not read (NUL).
+     */
+    public ByteBuf original() {
+        if (line == null || !verbatim) {
+            return null;
+        }
+        if (block == null) {
+            return line.retainedDuplicate();
+        }
+        CompositeByteBuf all = line.alloc().compositeBuffer(2);
+        return all.addComponents(true, line.retainedDuplicate(), block.retainedDuplicate());
+    }
+
+    private int tokenCount() {
+        return line == null ? args.size() : tokens.length / 2;
+    }
+
+    private int firstKeyToken() {
+        return command == Command.GAT || command == Command.GATS ? 1 : 0;
+    }
+
+    private String token(int t) {
+        if (line == null) {
+            return args.get(t);
+        }
+        int from = tokens[2 * t];
+        return line.toString(line.readerIndex() + from, tokens[2 * t + 1] - from, StandardCharsets.ISO_8859_1);
     }
 
     @Override
     protected void deallocate() {
-        if (data != null) {
+        if (line != null) {
+            line.release();
+        }
+        if (block != null) {
+            block.release();
+        } else if (data != null) {
             data.release();
         }
     }
 
     @Override
     public MemcachedRequest touch(Object hint) {
+        if (line != null) {
+            line.touch(hint);
+        }
         if (data != null) {
             data.touch(hint);
         }
@@ -80,7 +209,7 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
 
     @Override
     public String toString() {
-        return command.word() + " " + String.join(" ", args)
+        return command.word() + " " + String.join(" ", args())
                 + (data == null ? "" : " <" + data.readableBytes() + " bytes>");
     }
 }

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(MemcachedRequestDecoder.class);
     private static final byte BINARY_MAGIC = (byte) 0x80;
+    private static final byte[] NOREPLY = "noreply".getBytes(StandardCharsets.US_ASCII);
     /**
      * memcached closes a connection whose partial line exceeds 2048 bytes unless it is a get, so the proxy never
      * forwards longer lines of other commands (it would lose every request pipelined on that backend connection).
@@ -49,15 +50,19 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
     private State state = State.READ_LINE;
     private boolean firstByte = true;
     /** Valid in READ_DATA: the parsed header waiting for its data block. */
-    private Command pendingCommand;
-
-    private List<String> pendingArgs;
-    private boolean pendingQuiet;
-    private int pendingLength;
+    private PendingBlock pending;
     /** Valid in SKIP_DATA: bytes still to skip. */
     private long skipRemaining;
 
     private long requestCount;
+
+    private final CommandLine tokens = new CommandLine();
+    /** While a line is parsed: the cumulation, and where the line with its terminator lies in it. */
+    private ByteBuf lineSource;
+
+    private int lineStart;
+    private int lineBytes;
+    private boolean lineVerbatim;
 
     public MemcachedRequestDecoder(ProtocolLimits limits) {
         this.limits = limits;
@@ -141,12 +146,21 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
             out.add(RequestError.of("CLIENT_ERROR line too long", detail));
             return true;
         }
+        int length = end - start;
         // memcached reads the line as a C string: a NUL byte ends it.
-        int nul = in.indexOf(start, end, (byte) 0);
-        String line = in.toString(start, (nul < 0 ? end : nul) - start, StandardCharsets.ISO_8859_1);
-        in.readerIndex(eol + 1);
+        int nul = tokens.copy(in, start, length);
+        lineSource = in;
+        lineStart = start;
+        lineBytes = eol + 1 - start;
+        lineVerbatim = nul < 0;
         requestCount++;
-        DecodedRequest parsed = parseLine(line);
+        DecodedRequest parsed;
+        try {
+            parsed = parseLine(nul < 0 ? length : nul);
+        } finally {
+            lineSource = null;
+        }
+        in.readerIndex(eol + 1);
         if (parsed != null) {
             if (parsed instanceof RequestError e && LOG.isDebugEnabled()) {
                 LOG.debug(
@@ -155,7 +169,7 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
                         ctx.channel(),
                         e.replyLine(),
                         e.detail(),
-                        Tokens.truncate(line));
+                        Tokens.truncate(tokens.text(0, nul < 0 ? length : nul)));
             }
             out.add(parsed);
         }
@@ -164,46 +178,41 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
 
     /** Reads the data block of the pending storage command: {@code cmd args\r\n<here>data\r\n}. */
     private boolean readData(ByteBuf in, List<Object> out) {
-        if (in.readableBytes() < pendingLength + 2) {
+        if (in.readableBytes() < pending.length() + 2) {
             return false;
         }
-        int crlf = in.readerIndex() + pendingLength;
-        boolean terminated = in.getByte(crlf) == '\r' && in.getByte(crlf + 1) == '\n';
+        PendingBlock block = pending;
+        pending = null;
         state = State.READ_LINE;
-        if (!terminated) {
+        int crlf = in.readerIndex() + block.length();
+        if (in.getByte(crlf) != '\r' || in.getByte(crlf + 1) != '\n') {
             // memcached reads the declared length plus two bytes, then rejects the block; parsing resumes after them.
-            in.skipBytes(pendingLength + 2);
-            boolean suppressed = pendingQuiet && !pendingCommand.isMeta();
-            out.add(new RequestError(
-                    RequestError.BAD_DATA_CHUNK,
-                    suppressed,
-                    false,
-                    "data block of " + pendingCommand.word() + " not terminated by \\r\\n after " + pendingLength
-                            + " bytes (expected: exactly the declared length)"));
+            in.skipBytes(block.length() + 2);
+            out.add(block.unterminated());
             return true;
         }
-        ByteBuf data = in.readRetainedSlice(pendingLength);
-        in.skipBytes(2);
-        out.add(new MemcachedRequest(pendingCommand, pendingArgs, data, pendingQuiet));
-        pendingArgs = null;
+        out.add(block.complete(in.readRetainedSlice(block.length() + 2)));
         return true;
     }
 
-    /** Parses a command line; a request without data, an error, or null when a data block must be read first. */
-    private DecodedRequest parseLine(String line) {
-        List<String> tokens = Tokens.tokenize(line);
-        if (tokens.isEmpty()) {
+    /**
+     * Parses the first {@code length} bytes of the command line; a request without data, an error, or null when a
+     * data block must be read first.
+     */
+    private DecodedRequest parseLine(int length) {
+        tokens.tokenize(length);
+        if (tokens.count() == 0) {
             return RequestError.of(RequestError.ERROR, "empty line (expected: a command)");
         }
-        Command command = Command.lookup(tokens.get(0));
+        Command command = tokens.command();
         if (command == null) {
-            return RequestError.of(RequestError.ERROR, "unknown command \"" + Tokens.truncate(tokens.get(0)) + "\"");
+            return RequestError.of(RequestError.ERROR, "unknown command \"" + Tokens.truncate(tokens.token(0)) + "\"");
         }
-        List<String> args = tokens.subList(1, tokens.size());
-        if (command.family() != Command.Family.RETRIEVAL && line.length() > MAX_OTHER_LINE_BYTES) {
+        int args = tokens.count() - 1;
+        if (command.family() != Command.Family.RETRIEVAL && length > MAX_OTHER_LINE_BYTES) {
             return RequestError.of(
                     "CLIENT_ERROR line too long",
-                    command.word() + " line of " + line.length() + " bytes (expected: <= " + MAX_OTHER_LINE_BYTES
+                    command.word() + " line of " + length + " bytes (expected: <= " + MAX_OTHER_LINE_BYTES
                             + " except for get/gets/gat/gats)");
         }
         return switch (command) {
@@ -215,125 +224,124 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
             case INCR, DECR, TOUCH -> keyed(command, args, 2, 3);
             case VERBOSITY -> counted(command, args, 1, 2);
             case FLUSH_ALL -> counted(command, args, 0, 2);
-            case VERSION, STATS, QUIT, MN, DLCTX -> new MemcachedRequest(command, args, null, false);
+            case VERSION, STATS, QUIT, MN, DLCTX -> request(command, false);
             case MG, MD, MA, ME -> meta(command, args);
             case MS -> metaSet(args);
         };
     }
 
-    private DecodedRequest retrieval(Command command, List<String> args, int firstKey) {
-        if (args.size() <= firstKey) {
-            return RequestError.of(RequestError.ERROR, command.word() + " without a key (expected: at least one key)");
-        }
-        for (int i = firstKey; i < args.size(); i++) {
-            RequestError e = checkKey(args.get(i), false);
-            if (e != null) {
-                return e;
-            }
-        }
-        return new MemcachedRequest(command, args, null, false);
+    /** The request for the line being parsed: its bytes retained from the cumulation, its token offsets. */
+    private MemcachedRequest request(Command command, boolean quiet) {
+        ByteBuf line = lineSource.retainedSlice(lineStart, lineBytes);
+        return new MemcachedRequest(command, line, tokens.argBounds(), null, quiet, lineVerbatim);
     }
 
-    private DecodedRequest gat(Command command, List<String> args) {
-        if (args.isEmpty()) {
+    private DecodedRequest retrieval(Command command, int args, int firstKey) {
+        if (args <= firstKey) {
+            return RequestError.of(RequestError.ERROR, command.word() + " without a key (expected: at least one key)");
+        }
+        RequestError e = tokens.keyError(firstKey, args, limits.maxKeyBytes());
+        return e != null ? e : request(command, false);
+    }
+
+    private DecodedRequest gat(Command command, int args) {
+        if (args == 0) {
             return RequestError.of(
                     RequestError.ERROR, command.word() + " without an exptime (expected: <exptime> <key>*)");
         }
-        if (!Tokens.isInt32(args.get(0))) {
+        if (!tokens.argIsInt32(0)) {
             return RequestError.of(
                     "CLIENT_ERROR invalid exptime argument",
-                    "exptime \"" + Tokens.truncate(args.get(0)) + "\" (expected: an integer)");
+                    "exptime \"" + Tokens.truncate(tokens.arg(0)) + "\" (expected: an integer)");
         }
-        for (int i = 1; i < args.size(); i++) {
-            RequestError e = checkKey(args.get(i), false);
-            if (e != null) {
-                return e;
-            }
-        }
-        return new MemcachedRequest(command, args, null, false);
+        RequestError e = tokens.keyError(1, args, limits.maxKeyBytes());
+        return e != null ? e : request(command, false);
     }
 
     /** {@code set <key> <flags> <exptime> <bytes> [noreply]}, and for cas one more number before noreply. */
-    private DecodedRequest storage(Command command, List<String> args, int required) {
-        if (args.size() != required && args.size() != required + 1) {
+    private DecodedRequest storage(Command command, int args, int required) {
+        if (args != required && args != required + 1) {
             return RequestError.of(
                     RequestError.ERROR,
-                    command.word() + " with " + args.size() + " arguments (expected: " + required + " or "
-                            + (required + 1) + ")");
+                    command.word() + " with " + args + " arguments (expected: " + required + " or " + (required + 1)
+                            + ")");
         }
-        boolean noreply = args.size() == required + 1 && "noreply".equals(args.get(required));
-        RequestError e = checkKey(args.get(0), noreply);
+        boolean noreply = args == required + 1 && tokens.argIs(required, NOREPLY);
+        RequestError e = tokens.keyError(0, limits.maxKeyBytes(), noreply);
         if (e != null) {
             return e;
         }
-        if (!Tokens.isUint64(args.get(1))
-                || !Tokens.isInt32(args.get(2))
-                || (command == Command.CAS && !Tokens.isUint64(args.get(4)))) {
+        if (!tokens.argIsUint64(1) || !tokens.argIsInt32(2) || (command == Command.CAS && !tokens.argIsUint64(4))) {
             return new RequestError(
                     RequestError.BAD_FORMAT,
                     noreply,
                     false,
-                    "non-numeric flags, exptime or cas in \"" + Tokens.truncate(String.join(" ", args)) + "\"");
+                    "non-numeric flags, exptime or cas in \"" + Tokens.truncate(tokens.argsFrom(0)) + "\"");
         }
-        return expectData(command, args, args.get(3), noreply);
+        return expectData(command, 3, noreply);
     }
 
-    private DecodedRequest keyed(Command command, List<String> args, int min, int max) {
+    private DecodedRequest keyed(Command command, int args, int min, int max) {
         DecodedRequest counted = counted(command, args, min, max);
         if (counted instanceof RequestError) {
             return counted;
         }
         boolean noreply = ((MemcachedRequest) counted).quiet();
-        RequestError e = checkKey(args.get(0), noreply);
-        return e != null ? e : counted;
+        RequestError e = tokens.keyError(0, limits.maxKeyBytes(), noreply);
+        if (e != null) {
+            ((MemcachedRequest) counted).release();
+            return e;
+        }
+        return counted;
     }
 
-    private static DecodedRequest counted(Command command, List<String> args, int min, int max) {
-        if (args.size() < min || args.size() > max) {
+    private DecodedRequest counted(Command command, int args, int min, int max) {
+        if (args < min || args > max) {
             return RequestError.of(
                     RequestError.ERROR,
-                    command.word() + " with " + args.size() + " arguments (expected: " + min + ".." + max + ")");
+                    command.word() + " with " + args + " arguments (expected: " + min + ".." + max + ")");
         }
-        boolean noreply = !args.isEmpty() && "noreply".equals(args.get(args.size() - 1));
-        return new MemcachedRequest(command, args, null, noreply);
+        boolean noreply = args > 0 && tokens.argIs(args - 1, NOREPLY);
+        return request(command, noreply);
     }
 
-    private DecodedRequest meta(Command command, List<String> args) {
-        if (args.isEmpty()) {
+    private DecodedRequest meta(Command command, int args) {
+        if (args == 0) {
             return RequestError.of(RequestError.ERROR, command.word() + " without a key (expected: <key> <flag>*)");
         }
-        RequestError e = checkKey(args.get(0), false);
+        RequestError e = tokens.keyError(0, limits.maxKeyBytes(), false);
         if (e != null) {
             return e;
         }
-        return new MemcachedRequest(command, args, null, hasQuietFlag(args, 1));
+        return request(command, tokens.hasQuietFlag(1));
     }
 
     /** {@code ms <key> <datalen> <flag>*}. */
-    private DecodedRequest metaSet(List<String> args) {
-        if (args.isEmpty()) {
+    private DecodedRequest metaSet(int args) {
+        if (args == 0) {
             return RequestError.of(RequestError.ERROR, "ms without a key (expected: <key> <datalen> <flag>*)");
         }
-        if (args.size() < 2) {
+        if (args < 2) {
             return RequestError.of(RequestError.BAD_FORMAT, "ms without a datalen (expected: <key> <datalen> <flag>*)");
         }
-        RequestError e = checkKey(args.get(0), false);
+        RequestError e = tokens.keyError(0, limits.maxKeyBytes(), false);
         if (e != null) {
             return e;
         }
-        return expectData(Command.MS, args, args.get(1), hasQuietFlag(args, 2));
+        return expectData(Command.MS, 1, tokens.hasQuietFlag(2));
     }
 
-    private DecodedRequest expectData(Command command, List<String> args, String lengthToken, boolean quiet) {
-        long length = Tokens.parseLength(lengthToken);
+    /** Argument {@code lengthArg} is the data block's length. */
+    private DecodedRequest expectData(Command command, int lengthArg, boolean quiet) {
+        long length = tokens.argAsLength(lengthArg);
         boolean suppress = quiet && !command.isMeta();
         if (length < 0) {
             return new RequestError(
                     RequestError.BAD_FORMAT,
                     suppress,
                     false,
-                    "data length \"" + Tokens.truncate(lengthToken) + "\" (expected: an integer 0.." + Integer.MAX_VALUE
-                            + ")");
+                    "data length \"" + Tokens.truncate(tokens.arg(lengthArg)) + "\" (expected: an integer 0.."
+                            + Integer.MAX_VALUE + ")");
         }
         if (length > limits.maxItemSizeBytes()) {
             state = State.SKIP_DATA;
@@ -345,32 +353,10 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
                     "data length " + length + " bytes (expected: <= " + limits.maxItemSizeBytes() + ")");
         }
         state = State.READ_DATA;
-        pendingCommand = command;
-        pendingArgs = List.copyOf(args);
-        pendingQuiet = quiet;
-        pendingLength = (int) length;
+        pending = new PendingBlock(
+                command, lineSource.retainedSlice(lineStart, lineBytes), tokens.argBounds(), quiet, lineVerbatim, (int)
+                        length);
         return null;
-    }
-
-    private RequestError checkKey(String key, boolean suppressed) {
-        if (key.length() > limits.maxKeyBytes()) {
-            return new RequestError(
-                    RequestError.BAD_FORMAT,
-                    suppressed,
-                    false,
-                    "key length " + key.length() + " bytes (expected: <= " + limits.maxKeyBytes() + "): \""
-                            + Tokens.truncate(key) + "\"");
-        }
-        return null;
-    }
-
-    private static boolean hasQuietFlag(List<String> args, int firstFlag) {
-        for (int i = firstFlag; i < args.size(); i++) {
-            if (args.get(i).charAt(0) == 'q') { // memcached reads a flag by its first char
-                return true;
-            }
-        }
-        return false;
     }
 
     private void logBad(ChannelHandlerContext ctx, ByteBuf in, int start, String detail) {
@@ -387,6 +373,9 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
-        pendingArgs = null;
+        if (pending != null) {
+            pending.line().release();
+            pending = null;
+        }
     }
 }

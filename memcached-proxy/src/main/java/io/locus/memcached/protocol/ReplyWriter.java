@@ -8,6 +8,8 @@ import java.util.List;
 /** Writes the replies the proxy answers itself (from its local cache) in memcached's text form, byte for byte. */
 public final class ReplyWriter {
     private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] VALUE = {'V', 'A', 'L', 'U', 'E', ' '};
+    private static final byte[] END = {'E', 'N', 'D', '\r', '\n'};
 
     private ReplyWriter() {}
 
@@ -38,6 +40,35 @@ public final class ReplyWriter {
         }
         out.writeCharSequence("END\r\n", StandardCharsets.ISO_8859_1);
         return out;
+    }
+
+    /**
+     * A classic retrieval's reply for one key that has a value: {@code VALUE <key> <flags> <bytes>\r\n<data>\r\nEND\r\n},
+     * the same bytes as {@link #values} writes for it.
+     *
+     * @param key the key's bytes as the client sent them; not released
+     * @param flags the client flags, printed unsigned
+     * @return a new buffer owned by the caller
+     */
+    public static ByteBuf value(ByteBufAllocator alloc, ByteBuf key, int flags, byte[] value) {
+        ByteBuf out = alloc.buffer(VALUE.length + key.readableBytes() + value.length + 40);
+        out.writeBytes(VALUE)
+                .writeBytes(key, key.readerIndex(), key.readableBytes())
+                .writeByte(' ');
+        writeDecimal(out, Integer.toUnsignedLong(flags));
+        out.writeByte(' ');
+        writeDecimal(out, value.length);
+        return out.writeBytes(CRLF).writeBytes(value).writeBytes(CRLF).writeBytes(END);
+    }
+
+    /** {@code v >= 0} in ASCII decimal digits. */
+    private static void writeDecimal(ByteBuf out, long v) {
+        if (v < 10) {
+            out.writeByte('0' + (int) v);
+            return;
+        }
+        writeDecimal(out, v / 10);
+        out.writeByte('0' + (int) (v % 10));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.locus.memcached.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -48,5 +49,51 @@ public final class RequestWriter {
         CompositeByteBuf all = alloc.compositeBuffer(3);
         all.addComponents(true, line, data.retainedDuplicate(), tail);
         return all;
+    }
+
+    /**
+     * The request as the client sent it ({@link MemcachedRequest#original()}), followed by {@code mn\r\n} if
+     * {@code appendNoop}; or, when it has no original bytes, {@link #write} of its command and tokens.
+     *
+     * @return a new buffer owned by the caller
+     */
+    public static ByteBuf forward(ByteBufAllocator alloc, MemcachedRequest req, boolean appendNoop) {
+        ByteBuf original = req.original();
+        if (original == null) {
+            return write(alloc, req.command().word(), req.args(), req.data(), appendNoop);
+        }
+        if (!appendNoop) {
+            return original;
+        }
+        CompositeByteBuf all = alloc.compositeBuffer(2);
+        return all.addComponents(true, original, Unpooled.wrappedBuffer(MN));
+    }
+
+    /**
+     * Writes {@code word prefix... keys...\r\n}, the keys copied from their buffers (a multi-get's part for one
+     * backend).
+     *
+     * @param keys the keys' bytes; not released
+     * @return a new buffer owned by the caller
+     */
+    public static ByteBuf writeKeys(ByteBufAllocator alloc, String word, List<String> prefix, List<ByteBuf> keys) {
+        int lineLength = word.length() + 2;
+        for (String a : prefix) {
+            lineLength += a.length() + 1;
+        }
+        for (ByteBuf k : keys) {
+            lineLength += k.readableBytes() + 1;
+        }
+        ByteBuf line = alloc.buffer(lineLength);
+        line.writeCharSequence(word, StandardCharsets.ISO_8859_1);
+        for (String a : prefix) {
+            line.writeByte(' ');
+            line.writeCharSequence(a, StandardCharsets.ISO_8859_1);
+        }
+        for (ByteBuf k : keys) {
+            line.writeByte(' ');
+            line.writeBytes(k, k.readerIndex(), k.readableBytes());
+        }
+        return line.writeBytes(CRLF);
     }
 }

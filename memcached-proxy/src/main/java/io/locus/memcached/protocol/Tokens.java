@@ -1,47 +1,26 @@
 package io.locus.memcached.protocol;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 
 /**
- * The tokens of a command line as memcached reads them: split on spaces, numbers checked the way its {@code
- * safe_strtoul}, {@code safe_strtoull} and {@code safe_strtol} check them, so the proxy refuses exactly the lines
- * memcached refuses.
+ * Numbers in a command line's bytes, checked the way memcached's {@code safe_strtoul}, {@code safe_strtoull} and
+ * {@code safe_strtol} check them, so the proxy refuses exactly the lines memcached refuses.
  */
 final class Tokens {
     private Tokens() {}
 
-    /** Splits on runs of spaces, as memcached does (a tab is part of a token). */
-    static List<String> tokenize(String line) {
-        List<String> tokens = new ArrayList<>();
-        int i = 0;
-        int n = line.length();
-        while (i < n) {
-            while (i < n && line.charAt(i) == ' ') {
-                i++;
-            }
-            int s = i;
-            while (i < n && line.charAt(i) != ' ') {
-                i++;
-            }
-            if (i > s) {
-                tokens.add(line.substring(s, i));
-            }
-        }
-        return tokens;
-    }
-
     /** A non-negative decimal length up to {@link Integer#MAX_VALUE}, or -1. */
-    static long parseLength(String s) {
-        if (s.startsWith("+")) {
-            s = s.substring(1);
+    static long parseLength(byte[] b, int from, int to) {
+        if (from < to && b[from] == '+') {
+            from++;
         }
-        if (s.isEmpty() || s.length() > 10) {
+        if (from == to || to - from > 10) {
             return -1;
         }
         long v = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
             if (c < '0' || c > '9') {
                 return -1;
             }
@@ -51,31 +30,37 @@ final class Tokens {
     }
 
     /** As memcached's safe_strtoul/strtoull: optional '+', decimal digits, value below 2^64, no '-'. */
-    static boolean isUint64(String s) {
-        String d = s.startsWith("+") ? s.substring(1) : s;
-        if (!allDigits(d)) {
+    static boolean isUint64(byte[] b, int from, int to) {
+        int d = from < to && b[from] == '+' ? from + 1 : from;
+        if (!allDigits(b, d, to)) {
             return false;
         }
-        return new java.math.BigInteger(d).bitLength() <= 64;
+        if (to - d < 20) {
+            return true; // below 10^19 < 2^64
+        }
+        return new BigInteger(new String(b, d, to - d, StandardCharsets.US_ASCII)).bitLength() <= 64;
     }
 
     /** As memcached's safe_strtol: optional sign, decimal digits, value within a 32-bit int. */
-    static boolean isInt32(String s) {
-        String d = s.startsWith("+") || s.startsWith("-") ? s.substring(1) : s;
-        if (!allDigits(d) || d.length() > 12) {
+    static boolean isInt32(byte[] b, int from, int to) {
+        boolean negative = from < to && b[from] == '-';
+        int d = from < to && (b[from] == '+' || negative) ? from + 1 : from;
+        if (!allDigits(b, d, to) || to - d > 12) {
             return false;
         }
-        long v = Long.parseLong(d);
-        return s.startsWith("-") ? v <= 1L + Integer.MAX_VALUE : v <= Integer.MAX_VALUE;
+        long v = 0;
+        for (int i = d; i < to; i++) {
+            v = v * 10 + (b[i] - '0');
+        }
+        return negative ? v <= 1L + Integer.MAX_VALUE : v <= Integer.MAX_VALUE;
     }
 
-    private static boolean allDigits(String d) {
-        if (d.isEmpty() || d.length() > 40) {
+    private static boolean allDigits(byte[] b, int from, int to) {
+        if (from == to || to - from > 40) {
             return false;
         }
-        for (int i = 0; i < d.length(); i++) {
-            char c = d.charAt(i);
-            if (c < '0' || c > '9') {
+        for (int i = from; i < to; i++) {
+            if (b[i] < '0' || b[i] > '9') {
                 return false;
             }
         }

@@ -15,6 +15,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -211,7 +212,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         }
         Resolution resolution;
         try {
-            resolution = shared.resolver().get().resolve(session, req.key(), metaFlags(req));
+            byte[] key = req.keyBytes(); // read once from the client's bytes; the handlers reuse the array
+            resolution = shared.resolver()
+                    .get()
+                    .resolve(session, key == null ? null : new AsciiString(key, false), metaFlags(req));
         } catch (HintException e) {
             shared.stats().increment(ProxyStats.Counter.TENANT_REJECTS);
             LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());

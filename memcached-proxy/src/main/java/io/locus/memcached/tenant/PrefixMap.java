@@ -68,7 +68,7 @@ public final class PrefixMap<V> {
     }
 
     /** The value of the longest mapped prefix of {@code key}, or null. */
-    public V longestPrefixOf(String key) {
+    public V longestPrefixOf(CharSequence key) {
         Node<V> n = root;
         V best = n.value;
         for (int i = 0; i < key.length() && n != null; i++) {

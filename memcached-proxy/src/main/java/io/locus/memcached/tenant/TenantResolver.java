@@ -27,10 +27,13 @@ public final class TenantResolver {
     private final PrefixMap<TenantSpec> tenantByPrefix = new PrefixMap<>();
     private final PrefixMap<Deadline> deadlineByPrefix = new PrefixMap<>();
     private final java.util.Map<String, TenantSpec> tenantById = new java.util.HashMap<>();
+    /** The deadline of a request nothing else gives one; made once, as every request without a rule asks for it. */
+    private final Deadline nominal;
 
     /** @throws IllegalArgumentException if two tenants or two rules claim the same prefix, or an id repeats */
     public TenantResolver(TenantPolicy policy) {
         this.policy = policy;
+        this.nominal = Deadline.bestEffort(policy.nominalMicros());
         for (TenantSpec t : policy.tenants()) {
             if (tenantById.put(t.id(), t) != null) {
                 throw new IllegalArgumentException("tenant id \"" + t.id() + "\" defined twice (expected: unique ids)");
@@ -51,15 +54,16 @@ public final class TenantResolver {
     /**
      * Resolves one request.
      *
-     * @param key the request's key (the first key of a multi-get), or null
+     * @param key the request's key (the first key of a multi-get), one char per byte, or null
      * @param metaFlags the meta flags after the key (and after the datalen of {@code ms}); empty for classic commands
      * @throws HintException for a repeated or malformed hint token, or a tenant the user may not use
      */
-    public Resolution resolve(Session session, String key, List<String> metaFlags) throws HintException {
+    public Resolution resolve(Session session, CharSequence key, List<String> metaFlags) throws HintException {
         String tenantToken = null;
         String deadlineToken = null;
         List<String> forwarded = metaFlags.isEmpty() ? List.of() : new ArrayList<>(metaFlags.size());
-        for (String flag : metaFlags) {
+        for (int i = 0; i < metaFlags.size(); i++) { // indexed: no iterator per request
+            String flag = metaFlags.get(i);
             char c = flag.charAt(0);
             if (c == policy.tenantToken()) {
                 if (tenantToken != null) {
@@ -125,7 +129,8 @@ public final class TenantResolver {
         }
     }
 
-    private Deadline resolveDeadline(Session session, String token, String key, String tenant) throws HintException {
+    private Deadline resolveDeadline(Session session, String token, CharSequence key, String tenant)
+            throws HintException {
         if (token != null) {
             try {
                 return Deadline.parse(token);
@@ -147,6 +152,6 @@ public final class TenantResolver {
         if (session.listenerDeadline() != null) {
             return session.listenerDeadline();
         }
-        return Deadline.bestEffort(policy.nominalMicros());
+        return nominal;
     }
 }

@@ -8,6 +8,7 @@ import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
 import io.locus.memcached.testing.ProxyUnderTest;
 import io.locus.memcached.testing.RawClient;
+import io.locus.memcached.testing.SlowRelay;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;

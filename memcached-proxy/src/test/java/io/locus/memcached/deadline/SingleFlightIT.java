@@ -7,6 +7,7 @@ import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
 import io.locus.memcached.testing.ProxyUnderTest;
 import io.locus.memcached.testing.RawClient;
+import io.locus.memcached.testing.SlowRelay;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

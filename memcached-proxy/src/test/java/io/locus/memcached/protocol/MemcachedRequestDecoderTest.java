@@ -1,5 +1,6 @@
 package io.locus.memcached.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -172,6 +173,52 @@ class MemcachedRequestDecoderTest {
         r.data().getBytes(r.data().readerIndex(), got);
         r.release();
         assertEquals(new String(value, StandardCharsets.ISO_8859_1), new String(got, StandardCharsets.ISO_8859_1));
+    }
+
+    /** The request keeps the client's bytes: forwarded as sent, keys read from them, tokens made strings on demand. */
+    @Test
+    void original_isTheClientsBytes_keysAreSlicesOfTheLine() {
+        newChannel();
+        String set = "set  k\u00e9y 5 0 3 noreply\r\nabc\r\n";
+        String get = "gat 10 a b\u00ff\n";
+        channel.writeInbound(bytes(set + get));
+        MemcachedRequest s = channel.readInbound();
+        MemcachedRequest g = channel.readInbound();
+        try {
+            ByteBuf original = s.original();
+            assertEquals(set, original.toString(StandardCharsets.ISO_8859_1));
+            original.release();
+            assertEquals(1, s.keyCount());
+            assertArrayEquals("k\u00e9y".getBytes(StandardCharsets.ISO_8859_1), s.keyBytes());
+            assertEquals(List.of("k\u00e9y", "5", "0", "3", "noreply"), s.args());
+            assertEquals("abc", s.data().toString(StandardCharsets.ISO_8859_1));
+            assertTrue(s.quiet());
+
+            original = g.original();
+            assertEquals(get, original.toString(StandardCharsets.ISO_8859_1));
+            original.release();
+            assertEquals(2, g.keyCount());
+            assertEquals("b\u00ff", g.keySlice(1).toString(StandardCharsets.ISO_8859_1));
+            assertArrayEquals(new byte[] {'b', (byte) 0xff}, g.keyBytes(1));
+            assertEquals(List.of("a", "b\u00ff"), g.keys());
+        } finally {
+            assertTrue(s.release());
+            assertTrue(g.release());
+        }
+    }
+
+    /** memcached ends a line at a NUL byte; such a line is not forwarded as sent, the parsed tokens are. */
+    @Test
+    void original_isNull_whenTheLineHoldsANul() {
+        newChannel();
+        channel.writeInbound(bytes("get k\u0000junk\r\n"));
+        MemcachedRequest r = channel.readInbound();
+        try {
+            assertNull(r.original());
+            assertEquals(List.of("k"), r.keys());
+        } finally {
+            assertTrue(r.release());
+        }
     }
 
     /** Malformed input, the exact reply memcached 1.6.18 gives, and every reply of the stream including the next line. */

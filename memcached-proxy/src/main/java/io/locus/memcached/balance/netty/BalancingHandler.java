@@ -73,6 +73,11 @@ public final class BalancingHandler implements RequestHandler {
         }
     }
 
+    @Override
+    public boolean placesKeys() {
+        return true;
+    }
+
     /**
      * The owner of the key's virtual bucket and, when the bucket is where the ring put it, the key's readable
      * shadows. During a migration, the backend a read asks first; null with replication for availability (its own

@@ -1,4 +1,4 @@
-package io.locus.memcached.deadline;
+package io.locus.memcached.testing;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -19,12 +19,15 @@ import java.util.concurrent.locks.LockSupport;
  * asks for a slowed backend). Replies are relayed as they come. Test helper; daemon threads, closed by {@link
  * #close()}.
  */
-final class SlowRelay implements AutoCloseable {
+public final class SlowRelay implements AutoCloseable {
     private final ServerSocket server;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** Every byte relayed towards the backend, in the order each connection sent it. */
+    private final ByteArrayOutputStream upstream = new ByteArrayOutputStream();
+
     private volatile boolean closed;
 
-    SlowRelay(InetSocketAddress backend, long serviceNanos) throws IOException {
+    public SlowRelay(InetSocketAddress backend, long serviceNanos) throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(
                 () -> {
@@ -36,7 +39,7 @@ final class SlowRelay implements AutoCloseable {
                             up.setTcpNoDelay(true);
                             sockets.add(client);
                             sockets.add(up);
-                            daemon(() -> delayLines(client, up, serviceNanos), "slow-relay-up");
+                            daemon(() -> delayLines(client, up, serviceNanos, upstream), "slow-relay-up");
                             daemon(() -> copy(up, client), "slow-relay-down");
                         } catch (IOException e) {
                             return;
@@ -48,7 +51,7 @@ final class SlowRelay implements AutoCloseable {
         acceptor.start();
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
     }
 
@@ -58,7 +61,14 @@ final class SlowRelay implements AutoCloseable {
         t.start();
     }
 
-    private static void delayLines(Socket from, Socket to, long serviceNanos) {
+    /** What the relay passed on towards the backend so far. */
+    public byte[] upstream() {
+        synchronized (upstream) {
+            return upstream.toByteArray();
+        }
+    }
+
+    private static void delayLines(Socket from, Socket to, long serviceNanos, ByteArrayOutputStream record) {
         try (InputStream in = new BufferedInputStream(from.getInputStream());
                 OutputStream out = to.getOutputStream()) {
             ByteArrayOutputStream line = new ByteArrayOutputStream();
@@ -69,6 +79,9 @@ final class SlowRelay implements AutoCloseable {
                     long until = System.nanoTime() + serviceNanos;
                     while (System.nanoTime() < until) {
                         LockSupport.parkNanos(until - System.nanoTime());
+                    }
+                    synchronized (record) {
+                        line.writeTo(record);
                     }
                     line.writeTo(out);
                     out.flush();
