@@ -48,6 +48,8 @@ final class MemoryStores {
     static final class Log implements Journal {
         private final ByteArrayOutputStream all = new ByteArrayOutputStream();
         private int durableLength;
+        int syncs;
+        int replacements;
 
         @Override
         public synchronized void append(byte[] record) {
@@ -57,6 +59,7 @@ final class MemoryStores {
         @Override
         public synchronized void sync() {
             durableLength = all.size();
+            syncs++;
         }
 
         @Override
@@ -65,11 +68,11 @@ final class MemoryStores {
         }
 
         @Override
-        public synchronized void truncate(long length) {
-            byte[] bytes = all.toByteArray();
+        public synchronized void replace(byte[] contents) {
             all.reset();
-            all.write(bytes, 0, (int) length);
-            durableLength = (int) length;
+            all.writeBytes(contents);
+            durableLength = contents.length;
+            replacements++;
         }
 
         /** The process died mid-append: unsynced records are lost but for {@code tornBytes} of the first one. */
