@@ -19,7 +19,8 @@ import java.util.zip.CRC32C;
  * <p>Two kinds of knowledge survive a crash differently. A dirty block is journaled only at a flush, after the log's
  * data is synced ({@link #dirtyToJournal}, {@link #journalDirty}): a durable DIRTY record always names durable bytes.
  * A valid block is only a cache of the primary, and forgetting one is journaled without a sync; so valid blocks are
- * trusted at replay only if the journal ends with the CLOSED record of a clean close, and dropped otherwise.
+ * trusted at replay only if the journal ends with the CLOSED record of a clean close, and dropped otherwise; a
+ * FORGOTTEN record is even written only together with the next record.
  *
  * <p>Journal record, 25 bytes little-endian: type (1 = valid, 2 = forgotten, 3 = dirty, 4 = clean, 5 = opened, 6 =
  * closed), block u64, version u64, 4 bytes reserved, CRC-32C of the first 21 bytes u32. Replay stops at the first
@@ -40,6 +41,9 @@ final class BlockMap {
     private final Map<Long, Entry> entries = new HashMap<>();
     /** Dirty blocks whose DIRTY record is not in the journal yet. */
     private final java.util.Set<Long> unjournaled = new LinkedHashSet<>();
+
+    /** FORGOTTEN records not appended yet (see {@link #forget}). */
+    private final ByteArrayOutputStream unwrittenForgets = new ByteArrayOutputStream();
 
     private int dirtyCount;
     private long journalBytes;
@@ -147,9 +151,14 @@ final class BlockMap {
         record(VALID, block, version(block));
     }
 
-    /** The log's copy must not be used any more (the primary changed). */
-    void forget(long block) throws IOException {
-        record(FORGOTTEN, block, version(block));
+    /**
+     * The log's copy must not be used any more (the primary changed). Only a valid copy is ever forgotten, so the
+     * record is not written at once but with the next record appended (or at a compaction, which makes it
+     * unnecessary): a crash drops valid copies anyway, and a clean close appends CLOSED after it.
+     */
+    void forget(long block) {
+        unwrittenForgets.writeBytes(encode(FORGOTTEN, block, version(block)));
+        apply(FORGOTTEN, block, version(block));
     }
 
     /**
@@ -228,6 +237,7 @@ final class BlockMap {
         byte[] bytes = out.toByteArray();
         journal.replace(bytes);
         unjournaled.clear();
+        unwrittenForgets.reset();
         journalBytes = bytes.length;
         records = bytes.length / RECORD_BYTES;
     }
@@ -238,6 +248,12 @@ final class BlockMap {
     }
 
     private void append(byte[] bytes) throws IOException {
+        if (unwrittenForgets.size() > 0) {
+            // In order: a block forgotten and then logged again must replay as logged.
+            unwrittenForgets.writeBytes(bytes);
+            bytes = unwrittenForgets.toByteArray();
+            unwrittenForgets.reset();
+        }
         journal.append(bytes);
         journalBytes += bytes.length;
         records += bytes.length / RECORD_BYTES;

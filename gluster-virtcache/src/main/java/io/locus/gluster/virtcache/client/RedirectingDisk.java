@@ -132,6 +132,11 @@ public final class RedirectingDisk {
         return toLog.size();
     }
 
+    /** Whether the data logger has nothing queued and no batch under way. */
+    public synchronized boolean dataLoggerIdle() {
+        return toLog.isEmpty() && copying.isEmpty();
+    }
+
     /** Block reads served from the log. */
     public synchronized long readsFromLog() {
         return readsFromLog;
@@ -405,9 +410,6 @@ public final class RedirectingDisk {
             readsFromLog++;
             return padded(log.read(logOffset, n), n);
         }
-        if (state == RedirectState.NORMAL) {
-            noteHot(block);
-        }
         return padded(primary.read(block * blockSize + inBlock, n), n);
     }
 
@@ -435,11 +437,11 @@ public final class RedirectingDisk {
         primary.write(block * blockSize + inBlock, part);
     }
 
-    private void forgetLogged(long block) throws IOException {
+    private void forgetLogged(long block) {
         copying.remove(block);
         if (map.inLog(block)) {
-            // Not synced: after a crash the journal's valid blocks are not trusted (see BlockMap), so a lost FORGOTTEN
-            // record cannot make the older logged copy serve reads.
+            // Neither written nor synced now: after a crash the journal's valid blocks are not trusted (see BlockMap),
+            // so a lost FORGOTTEN record cannot make the older logged copy serve reads.
             map.forget(block);
         }
     }
