@@ -24,7 +24,8 @@ import java.util.function.LongPredicate;
  *       log holds it; a false positive of the filter finds no copy there and goes to the primary.
  *   <li>While NORMAL, a read of a hot block the log lacks is served by the primary and queues the block for the data
  *       logger, which copies queued blocks to the log off the request path ({@link #logHotBlocks}), so that a later
- *       redirection has them.
+ *       redirection has them. A block whose logged copy a write made stale is logged again only under the next
+ *       filter.
  *   <li>While WARMING or REDIRECTED, writes go to the log (whole blocks; a partial write of a block the log lacks
  *       first fetches it from the primary).
  *   <li>While NORMAL or DRAINING, writes go to the primary; a logged copy of the block is first forgotten, and a dirty
@@ -67,6 +68,11 @@ public final class RedirectingDisk {
     private final Set<Long> copying = new HashSet<>();
     /** Held by the data logger for a batch of copies, and by {@link #startRedirect} to wait for one to end. */
     private final Object loggerLock = new Object();
+    /**
+     * Blocks whose logged copy a write made stale in this filter's window: not logged again until the next filter, so
+     * that a block the VM keeps writing does not keep the data logger copying it.
+     */
+    private final Set<Long> writtenSinceLogged = new HashSet<>();
     /** Logged blocks still to be read by warming. */
     private final Deque<Long> toWarm = new ArrayDeque<>();
 
@@ -104,9 +110,10 @@ public final class RedirectingDisk {
                 Objects.requireNonNull(hot, "hot"));
     }
 
-    /** A new filter from the server (each window). */
-    public void setHotBlocks(LongPredicate hot) {
+    /** A new filter from the server (each window); blocks written since they were logged may be logged again. */
+    public synchronized void setHotBlocks(LongPredicate hot) {
         this.hot = Objects.requireNonNull(hot, "hot");
+        writtenSinceLogged.clear();
     }
 
     /** Compacts the journal at a flush once it exceeds {@code bytes} (and four times its live records). */
@@ -397,6 +404,7 @@ public final class RedirectingDisk {
         if (toLog.size() < MAX_QUEUED
                 && hot.test(block)
                 && !map.inLog(block)
+                && !writtenSinceLogged.contains(block)
                 && toLog.add(block)
                 && toLog.size() == 1) {
             notifyAll();
@@ -443,6 +451,7 @@ public final class RedirectingDisk {
             // Neither written nor synced now: after a crash the journal's valid blocks are not trusted (see BlockMap),
             // so a lost FORGOTTEN record cannot make the older logged copy serve reads.
             map.forget(block);
+            writtenSinceLogged.add(block);
         }
     }
 

@@ -279,6 +279,20 @@ class RedirectingDiskTest {
     }
 
     @Test
+    void aBlockWrittenAfterItWasLogged_isLoggedAgainOnlyUnderTheNextFilter() throws IOException {
+        RedirectingDisk disk = open(hotWithFalsePositives(0));
+        disk.read(2 * B, 10);
+        assertEquals(1, disk.logHotBlocks(10));
+        disk.write(2 * B, new byte[] {1});
+        disk.read(2 * B, 10);
+        assertEquals(0, disk.blocksToLog(), "the stale copy is not fetched again while the VM keeps writing it");
+        disk.setHotBlocks(hotWithFalsePositives(0));
+        disk.read(2 * B, 10);
+        assertEquals(1, disk.logHotBlocks(10), "a new window's filter lets it be logged again");
+        assertEquals(2, disk.loggedOnRead());
+    }
+
+    @Test
     void partialWrites_ofBlocksTheLogLacks_keepTheRestOfTheBlock() throws IOException {
         byte[] model = new byte[DISK];
         RedirectingDisk disk = open(hotWithFalsePositives(0));
