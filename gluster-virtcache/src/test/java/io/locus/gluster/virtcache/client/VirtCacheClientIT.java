@@ -147,9 +147,10 @@ class VirtCacheClientIT {
         writeFile(primary, "/killed.img", new byte[BLOCKS * B]);
         Path childLog = primaryFixture.directory().resolve("redirected-writer-gfapi.log");
         Path childErr = primaryFixture.directory().resolve("redirected-writer.err");
-        ProcessBuilder pb = new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(io.locus.fixture.HostProcess.privateTmpJvmOption());
+        command.addAll(java.util.List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
                 RedirectedWriter.class.getName(),
@@ -161,7 +162,8 @@ class VirtCacheClientIT {
                 Integer.toString(B),
                 Integer.toString(regionBytes),
                 Integer.toString(regions),
-                Integer.toString(RedirectedWriter.FLUSH_EVERY));
+                Integer.toString(RedirectedWriter.FLUSH_EVERY)));
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.redirectError(childErr.toFile());
         Process child = pb.start();
         int acked = -1;
@@ -191,8 +193,16 @@ class VirtCacheClientIT {
                 "child acknowledged " + acked + " writes and flushed " + flushed + "; its stderr: "
                         + Files.readString(childErr));
 
+        VirtCacheClient.JournalSummary left = VirtCacheClient.inspect(logVolume, "/killed.img");
         VirtCacheClient next = VirtCacheClient.open(primary, logVolume, "/killed.img", B);
         assertEquals(RedirectState.DRAINING, next.state(), "the killed client left dirty blocks");
+        VirtCacheClient.JournalSummary compacted = VirtCacheClient.inspect(logVolume, "/killed.img");
+        assertEquals(left.dirtyBlocks(), compacted.dirtyBlocks(), "the reopened journal names the same dirty blocks");
+        assertEquals(
+                compacted.loggedBlocks() + 1,
+                compacted.records(),
+                "rewritten at open: OPENED and one record per logged block (" + left.records() + " records before)");
+        assertTrue(left.records() > compacted.records(), left + " then " + compacted);
         assertRegions(next.read(0, BLOCKS * B), regionBytes, acked, flushed, "after the restart");
         while (next.state() == RedirectState.DRAINING) {
             next.drain(8);
