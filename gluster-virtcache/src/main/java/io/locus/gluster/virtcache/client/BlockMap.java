@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
 import java.util.zip.CRC32C;
 
 /**
@@ -97,7 +98,7 @@ final class BlockMap {
      */
     static BlockMap reopen(Journal journal) throws IOException {
         BlockMap map = replay(journal);
-        map.compact();
+        map.compact(b -> false);
         return map;
     }
 
@@ -159,6 +160,7 @@ final class BlockMap {
     void forget(long block) {
         unwrittenForgets.writeBytes(encode(FORGOTTEN, block, version(block)));
         apply(FORGOTTEN, block, version(block));
+        unjournaled.remove(block);
     }
 
     /**
@@ -186,13 +188,14 @@ final class BlockMap {
 
     /**
      * Appends, in one write, the DIRTY records of those of {@code due} that are still dirty (the log's bytes of each
-     * were synced after {@link #dirtyToJournal} named it). A block written again since stays due for the next flush.
+     * were synced after {@link #dirtyToJournal} named it). A block written again since stays due for the next flush, and
+     * so does one the log does not hold whole ({@code notWhole}): a DIRTY record vouches for the whole block.
      */
-    void journalDirty(List<Due> due) throws IOException {
+    void journalDirty(List<Due> due, LongPredicate notWhole) throws IOException {
         ByteArrayOutputStream batch = new ByteArrayOutputStream();
         for (Due d : due) {
             Entry e = entries.get(d.block());
-            if (e == null || !e.dirty()) {
+            if (e == null || !e.dirty() || notWhole.test(d.block())) {
                 continue;
             }
             batch.writeBytes(encode(DIRTY, d.block(), d.version()));
@@ -222,13 +225,17 @@ final class BlockMap {
     }
 
     /**
-     * Rewrites the journal as an OPENED record and one record per block the log holds; the log's bytes must be durable
-     * (every dirty block is named, whether journaled before or not).
+     * Rewrites the journal as an OPENED record and one record per block the log holds whole ({@code notWhole} names the
+     * others, which stay due); the log's bytes must be durable (every dirty block is named, whether journaled before or
+     * not).
      */
-    void compact() throws IOException {
+    void compact(LongPredicate notWhole) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(encode(OPENED, 0, 0));
         for (Map.Entry<Long, Entry> e : entries.entrySet()) {
+            if (notWhole.test(e.getKey())) {
+                continue;
+            }
             out.writeBytes(encode(
                     e.getValue().dirty() ? DIRTY : VALID,
                     e.getKey(),
@@ -236,7 +243,7 @@ final class BlockMap {
         }
         byte[] bytes = out.toByteArray();
         journal.replace(bytes);
-        unjournaled.clear();
+        unjournaled.removeIf(b -> !notWhole.test(b));
         unwrittenForgets.reset();
         journalBytes = bytes.length;
         records = bytes.length / RECORD_BYTES;

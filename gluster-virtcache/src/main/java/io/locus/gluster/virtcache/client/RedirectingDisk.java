@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.LongPredicate;
@@ -26,8 +29,9 @@ import java.util.function.LongPredicate;
  *       logger, which copies queued blocks to the log off the request path ({@link #logHotBlocks}), so that a later
  *       redirection has them. A block whose logged copy a write made stale is logged again only under the next
  *       filter.
- *   <li>While WARMING or REDIRECTED, writes go to the log (whole blocks; a partial write of a block the log lacks
- *       first fetches it from the primary).
+ *   <li>While WARMING or REDIRECTED, writes go to the log. A write of part of a block the log lacks writes only its
+ *       sectors there (a sector it covers in part takes its other bytes from the primary); the next flush fills in the
+ *       block's other sectors from the primary before journaling it, and until then reads merge the two.
  *   <li>While NORMAL or DRAINING, writes go to the primary; a logged copy of the block is first forgotten, and a dirty
  *       block is first copied back, so the log never serves data older than the primary's.
  * </ul>
@@ -49,6 +53,8 @@ public final class RedirectingDisk {
     static final int MAX_QUEUED = 4096;
     /** The journal is compacted at a flush once it exceeds this many bytes and four times its live records. */
     static final long COMPACT_ABOVE_BYTES = 1 << 20;
+    /** The unit in which the log holds part of a block; writes of VM disks are whole sectors of this size. */
+    static final int SECTOR_BYTES = 512;
 
     private final BlockStore primary;
     private final BlockStore log;
@@ -73,6 +79,14 @@ public final class RedirectingDisk {
      * that a block the VM keeps writing does not keep the data logger copying it.
      */
     private final Set<Long> writtenSinceLogged = new HashSet<>();
+    /**
+     * Dirty blocks the log holds only in part, with the sectors it holds: a redirected write smaller than a block the
+     * log lacked writes only its own sectors, and the next flush fills the rest from the primary before the block is
+     * journaled. Reads merge the log's sectors with the primary's.
+     */
+    private final Map<Long, BitSet> partial = new HashMap<>();
+
+    private final int sector;
     /** Logged blocks still to be read by warming. */
     private final Deque<Long> toWarm = new ArrayDeque<>();
 
@@ -88,6 +102,7 @@ public final class RedirectingDisk {
         this.map = map;
         this.blockSize = blockSize;
         this.hot = hot;
+        this.sector = Math.min(SECTOR_BYTES, blockSize);
         this.state = map.dirtyCount() > 0 ? RedirectState.DRAINING : RedirectState.NORMAL;
     }
 
@@ -240,11 +255,12 @@ public final class RedirectingDisk {
                 covers = flushesRequested;
                 due = map.dirtyToJournal();
             }
+            fillPartial(due);
             primary.flush();
             // Data first, then the records that point at it: a durable DIRTY record must name durable bytes.
             log.flush();
             synchronized (this) {
-                map.journalDirty(due);
+                map.journalDirty(due, partial::containsKey);
             }
             map.sync();
             synchronized (this) {
@@ -253,7 +269,7 @@ public final class RedirectingDisk {
                         && map.journalBytes() > 4L * BlockMap.RECORD_BYTES * (map.size() + 1)) {
                     // The compacted journal names every dirty block, so the bytes of all of them must be durable.
                     log.flush();
-                    map.compact();
+                    map.compact(partial::containsKey);
                     compactions++;
                 }
             }
@@ -390,7 +406,12 @@ public final class RedirectingDisk {
             // The journal may call a block clean only once the primary's copy is durable.
             primary.flush();
             for (int i = 0; i < n; i++) {
-                map.markClean(dirty[i], versions[i]);
+                if (partial.remove(dirty[i]) != null) {
+                    // Never journaled, and not a whole copy the log could serve later: forgotten, not clean.
+                    map.forget(dirty[i]);
+                } else {
+                    map.markClean(dirty[i], versions[i]);
+                }
             }
             map.sync();
         }
@@ -416,30 +437,111 @@ public final class RedirectingDisk {
         boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
         if (map.isDirty(block) || (redirected && map.inLog(block) && hot.test(block))) {
             readsFromLog++;
-            return padded(log.read(logOffset, n), n);
+            BitSet present = partial.get(block);
+            byte[] fromLog = padded(log.read(logOffset, n), n);
+            if (present == null) {
+                return fromLog;
+            }
+            int first = inBlock / sector;
+            int last = (inBlock + n - 1) / sector;
+            if (present.nextClearBit(first) > last) {
+                return fromLog;
+            }
+            byte[] merged = padded(primary.read(logOffset, n), n);
+            for (int s = present.nextSetBit(first); s >= 0 && s <= last; s = present.nextSetBit(s + 1)) {
+                int from = Math.max(inBlock, s * sector) - inBlock;
+                int to = Math.min(inBlock + n, (s + 1) * sector) - inBlock;
+                System.arraycopy(fromLog, from, merged, from, to - from);
+            }
+            return merged;
         }
         return padded(primary.read(block * blockSize + inBlock, n), n);
     }
 
     private void writeToLog(long block, int inBlock, byte[] part) throws IOException {
-        if (!map.inLog(block) && part.length < blockSize) {
-            // The log needs the whole block before a part of it can be newer there.
-            byte[] whole = padded(primary.read(block * blockSize, blockSize), blockSize);
-            System.arraycopy(part, 0, whole, inBlock, part.length);
-            log.write(block * blockSize, whole);
-        } else {
-            log.write(block * blockSize + inBlock, part);
-        }
         writesToLog++;
+        BitSet present = partial.get(block);
+        if (map.inLog(block) && present == null) {
+            log.write(block * blockSize + inBlock, part);
+            return;
+        }
+        if (!map.inLog(block)) {
+            if (part.length == blockSize) {
+                log.write(block * blockSize, part);
+                return;
+            }
+            // Only the sectors written go to the log now: fetching the rest of the block from a contended primary is
+            // what the redirection avoids. The next flush fills it in.
+            present = new BitSet(blockSize / sector);
+            partial.put(block, present);
+        }
+        int first = inBlock / sector;
+        int last = (inBlock + part.length - 1) / sector;
+        int head = present.get(first) ? 0 : inBlock - first * sector;
+        int end = inBlock + part.length;
+        int tail = present.get(last) ? 0 : (last + 1) * sector - end;
+        // A sector the write covers in part takes the rest of its bytes from the primary, so that the log holds it
+        // whole.
+        byte[] out = new byte[head + part.length + tail];
+        if (head > 0) {
+            System.arraycopy(padded(primary.read(block * blockSize + first * sector, head), head), 0, out, 0, head);
+        }
+        System.arraycopy(part, 0, out, head, part.length);
+        if (tail > 0) {
+            System.arraycopy(
+                    padded(primary.read(block * blockSize + end, tail), tail), 0, out, head + part.length, tail);
+        }
+        log.write(block * blockSize + inBlock - head, out);
+        present.set(first, last + 1);
+        if (present.cardinality() == blockSize / sector) {
+            partial.remove(block);
+        }
+    }
+
+    /**
+     * Before a flush journals them, the dirty blocks the log holds in part get the rest of their sectors from the
+     * primary. The primary is read outside the disk's lock; a sector written meanwhile is kept, and a block drained
+     * meanwhile is left alone.
+     */
+    private void fillPartial(List<BlockMap.Due> due) throws IOException {
+        Map<Long, BitSet> blocks = new HashMap<>();
+        synchronized (this) {
+            for (BlockMap.Due d : due) {
+                BitSet present = partial.get(d.block());
+                if (present != null) {
+                    blocks.put(d.block(), present);
+                }
+            }
+        }
+        for (Map.Entry<Long, BitSet> b : blocks.entrySet()) {
+            long block = b.getKey();
+            byte[] whole = padded(primary.read(block * blockSize, blockSize), blockSize);
+            synchronized (this) {
+                BitSet present = partial.get(block);
+                if (present != b.getValue()) {
+                    // Drained meanwhile (and perhaps written in part again): the primary read may predate the drain.
+                    continue;
+                }
+                for (int s = present.nextClearBit(0); s < blockSize / sector; ) {
+                    int e = Math.min(
+                            blockSize / sector, present.nextSetBit(s) < 0 ? Integer.MAX_VALUE : present.nextSetBit(s));
+                    log.write(block * blockSize + (long) s * sector, Arrays.copyOfRange(whole, s * sector, e * sector));
+                    s = present.nextClearBit(e);
+                }
+                partial.remove(block);
+            }
+        }
     }
 
     private void writeToPrimary(long block, int inBlock, byte[] part) throws IOException {
         if (map.isDirty(block)) {
             long version = copyToPrimary(block);
             primary.flush();
-            map.markClean(block, version);
-            // Durably clean before the primary changes: a restart must not copy the older logged block over it.
-            map.sync();
+            if (partial.remove(block) == null) {
+                map.markClean(block, version);
+                // Durably clean before the primary changes: a restart must not copy the older logged block over it.
+                map.sync();
+            }
         }
         forgetLogged(block);
         primary.write(block * blockSize + inBlock, part);
@@ -463,7 +565,16 @@ public final class RedirectingDisk {
     private long copyToPrimary(long block) throws IOException {
         long version = map.version(block);
         byte[] whole = padded(log.read(block * blockSize, blockSize), blockSize);
-        primary.write(block * blockSize, whole);
+        BitSet present = partial.get(block);
+        if (present == null) {
+            primary.write(block * blockSize, whole);
+            return version;
+        }
+        for (int s = present.nextSetBit(0); s >= 0; ) {
+            int e = present.nextClearBit(s);
+            primary.write(block * blockSize + (long) s * sector, Arrays.copyOfRange(whole, s * sector, e * sector));
+            s = present.nextSetBit(e);
+        }
         return version;
     }
 

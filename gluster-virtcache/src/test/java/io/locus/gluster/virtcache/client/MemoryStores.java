@@ -11,9 +11,11 @@ final class MemoryStores {
         private byte[] durable = new byte[0];
         private byte[] current = new byte[0];
         int flushes;
+        int reads;
 
         @Override
         public synchronized byte[] read(long offset, int length) {
+            reads++;
             if (offset >= current.length) {
                 return new byte[0];
             }

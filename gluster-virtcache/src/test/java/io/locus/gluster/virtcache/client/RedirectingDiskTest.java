@@ -248,7 +248,7 @@ class RedirectingDiskTest {
 
     @Test
     void crashAtAnyPoint_ofARandomRun_keepsEveryByteNoUnflushedWriteTouched() throws IOException {
-        for (int seed = 0; seed < 40; seed++) {
+        for (int seed = 0; seed < 100; seed++) {
             MemoryStores.Disk p = new MemoryStores.Disk();
             MemoryStores.Disk l = new MemoryStores.Disk();
             MemoryStores.Log j = new MemoryStores.Log();
@@ -302,6 +302,36 @@ class RedirectingDiskTest {
         disk.startRedirect();
         write(disk, model, r, 40 * B + 100, 10); // block 40 was never logged
         assertArrayEquals(Arrays.copyOfRange(model, 40 * B, 41 * B), disk.read(40 * B, B));
+    }
+
+    @Test
+    void aSectorWrite_toABlockTheLogLacks_readsNothingFromThePrimary_untilTheFlushFillsTheBlock() throws IOException {
+        byte[] model = new byte[DISK];
+        RedirectingDisk disk = open(hotWithFalsePositives(0));
+        Random r = new Random(6);
+        write(disk, model, r, 0, DISK);
+        disk.flush();
+        disk.startRedirect();
+        disk.warm(Integer.MAX_VALUE);
+        int primaryReads = primary.reads;
+        write(disk, model, r, 40 * B + 1024, 512);
+        write(disk, model, r, 40 * B + 2048, 1024);
+        assertEquals(primaryReads, primary.reads, "whole sectors: nothing fetched from the primary");
+        assertArrayEquals(Arrays.copyOfRange(model, 40 * B, 41 * B), disk.read(40 * B, B), "log and primary merged");
+        write(disk, model, r, 41 * B + 100, 10);
+        assertEquals(primaryReads + 1 + 2, primary.reads, "the merged read, and one sector's other bytes (twice)");
+        disk.flush();
+        // Journaled only once whole: after a crash both blocks read back from the log, and drain whole.
+        primary.crash();
+        log.crash();
+        journal.crash(0);
+        RedirectingDisk reopened = open(hotWithFalsePositives(0));
+        assertEquals(2, reopened.dirtyBlocks());
+        assertReadsMatch(reopened, model);
+        while (reopened.state() == RedirectState.DRAINING) {
+            reopened.drain(1);
+        }
+        assertArrayEquals(model, Arrays.copyOf(primary.contents(), DISK));
     }
 
     @Test
