@@ -91,12 +91,8 @@ class RedirectingDiskTest {
     @Test
     void crashWhileRedirected_keepsFlushedWrites_andEveryByteNoLaterWriteTouched() throws IOException {
         byte[] model = new byte[DISK];
-        RedirectingDisk disk = open(hotWithFalsePositives(0));
         Random r = new Random(3);
-        write(disk, model, r, 0, DISK);
-        disk.flush();
-        disk.startRedirect();
-        disk.warm(Integer.MAX_VALUE);
+        RedirectingDisk disk = filledAndRedirected(model, r);
         randomOps(disk, model, r, 200);
         assertTrue(disk.dirtyBlocks() > 0);
         disk.flush();
@@ -307,12 +303,8 @@ class RedirectingDiskTest {
     @Test
     void aSectorWrite_toABlockTheLogLacks_readsNothingFromThePrimary_untilTheFlushFillsTheBlock() throws IOException {
         byte[] model = new byte[DISK];
-        RedirectingDisk disk = open(hotWithFalsePositives(0));
         Random r = new Random(6);
-        write(disk, model, r, 0, DISK);
-        disk.flush();
-        disk.startRedirect();
-        disk.warm(Integer.MAX_VALUE);
+        RedirectingDisk disk = filledAndRedirected(model, r);
         int primaryReads = primary.reads;
         write(disk, model, r, 40 * B + 1024, 512);
         write(disk, model, r, 40 * B + 2048, 1024);
@@ -344,6 +336,16 @@ class RedirectingDiskTest {
         IllegalArgumentException size = assertThrows(
                 IllegalArgumentException.class, () -> RedirectingDisk.open(primary, log, journal, 1000, b -> false));
         assertTrue(size.getMessage().contains("block size 1000"), size.getMessage());
+    }
+
+    /** A disk holding random bytes (mirrored in {@code model}), flushed, then redirected and warmed. */
+    private RedirectingDisk filledAndRedirected(byte[] model, Random r) throws IOException {
+        RedirectingDisk disk = open(hotWithFalsePositives(0));
+        write(disk, model, r, 0, DISK);
+        disk.flush();
+        disk.startRedirect();
+        disk.warm(Integer.MAX_VALUE);
+        return disk;
     }
 
     private static void stateStep(RedirectingDisk disk, Random r) throws IOException {
