@@ -326,6 +326,8 @@ class VirtCacheClientIT {
                         "--log-volume",
                         logFixture.name(),
                         "--port",
+                        "0",
+                        "--poll-ms",
                         "0");
         try {
             int port = serving.port();
@@ -371,6 +373,39 @@ class VirtCacheClientIT {
         assertEquals(0x22, disk[(1 << 20) + 4096] & 0xff);
         assertEquals(0x33, disk[2 << 20] & 0xff);
         assertEquals(0x44, disk[3 << 20] & 0xff);
+    }
+
+    @Test
+    void nbdExport_pollsTheBricksVerdict_andAtLowLoadStaysOnThePrimary() throws Exception {
+        writeFile(primary, "/polled-nbd.img", new byte[1 << 20]);
+        io.locus.gluster.virtcache.cli.VirtCacheCommand.Serving serving =
+                io.locus.gluster.virtcache.cli.VirtCacheCommand.serveInBackground(
+                        "--server",
+                        primaryFixture.server(),
+                        "--volume",
+                        primaryFixture.name(),
+                        "--file",
+                        "/polled-nbd.img",
+                        "--log-volume",
+                        logFixture.name(),
+                        "--port",
+                        "0",
+                        "--poll-ms",
+                        "50");
+        try {
+            int port = serving.port();
+            qemuIo(port, "write -P 0x66 0 64k", "read -P 0x66 0 64k", "flush");
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (serving.polls() < 5 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(serving.polls() >= 5, "polls: " + serving.polls());
+            assertEquals(RedirectState.NORMAL, serving.client().state(), "alone, the export stays on its primary");
+            qemuIo(port, "read -P 0x66 0 64k");
+        } finally {
+            serving.stop();
+        }
+        assertEquals(0x66, readFile(primary, "/polled-nbd.img")[0] & 0xff);
     }
 
     private static void qemuIo(int port, String... commands) throws Exception {
