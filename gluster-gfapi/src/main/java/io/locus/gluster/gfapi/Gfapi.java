@@ -69,4 +69,6 @@ interface Gfapi extends Library {
     int glfs_removexattr(Pointer fs, String path, String name);
 
     int glfs_unlink(Pointer fs, String path);
+
+    int glfs_rename(Pointer fs, String oldpath, String newpath);
 }

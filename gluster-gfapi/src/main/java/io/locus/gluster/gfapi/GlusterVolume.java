@@ -141,6 +141,14 @@ public final class GlusterVolume implements AutoCloseable {
         }
     }
 
+    /** Renames {@code from} to {@code to}, replacing {@code to} if it exists (atomically, as rename(2) does). */
+    public void rename(String from, String to) throws GlusterException {
+        checkPath(to);
+        if (Gfapi.INSTANCE.glfs_rename(fs(), checkPath(from), to) != 0) {
+            throw failure("glfs_rename to " + to, from);
+        }
+    }
+
     /**
      * Releases this view; the last view of the handle starts {@code glfs_fini} on a daemon thread and returns at once.
      * Files opened through it should be closed first. Idempotent.

@@ -133,6 +133,27 @@ class GlusterBindingIT {
     }
 
     @Test
+    void rename_replacesTheTarget() throws Exception {
+        try (GlusterFile a = volume.create("/rename-a.bin");
+                GlusterFile b = volume.create("/rename-b.bin")) {
+            a.write(0, new byte[] {1, 2, 3});
+            b.write(0, new byte[] {9});
+        }
+        volume.rename("/rename-a.bin", "/rename-b.bin");
+        try (GlusterFile b = volume.open("/rename-b.bin", false)) {
+            assertArrayEquals(new byte[] {1, 2, 3}, b.read(0, 10));
+        }
+        GlusterException gone = assertThrows(GlusterException.class, () -> volume.stat("/rename-a.bin"));
+        assertEquals(GlusterException.ENOENT, gone.errno());
+        GlusterException missing =
+                assertThrows(GlusterException.class, () -> volume.rename("/rename-a.bin", "/rename-c.bin"));
+        assertEquals(GlusterException.ENOENT, missing.errno());
+        assertTrue(
+                missing.getMessage().startsWith("glfs_rename to /rename-c.bin(/rename-a.bin)"), missing.getMessage());
+        volume.unlink("/rename-b.bin");
+    }
+
+    @Test
     void oneFile_manyThreads() throws Exception {
         byte[] data = random(1 << 20, 3);
         try (GlusterFile f = volume.create("/threads.bin")) {

@@ -9,6 +9,9 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,8 +47,22 @@ public final class ServeCommand implements Callable<Integer> {
             description = "VirtCache's block size; must equal the translator's. Default: ${DEFAULT-VALUE}.")
     int blockSize;
 
+    @Option(
+            names = "--poll-ms",
+            defaultValue = "1000",
+            description =
+                    "Milliseconds between VirtCache's polls of the translator's verdict, each of which may start a"
+                            + " redirection, warm, end it or drain a batch of 16 blocks (0: never; the disk stays as it is)."
+                            + " Default: ${DEFAULT-VALUE}.")
+    long pollMillis;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Polls done, and the last one's outcome (for tests and the operator's log). */
+    volatile long polls;
+
+    volatile VirtCacheClient.Poll lastPoll;
 
     /** Released to stop a server started in-process (tests); the CLI itself runs until the JVM is interrupted. */
     final CountDownLatch stop = new CountDownLatch(1);
@@ -63,16 +80,50 @@ public final class ServeCommand implements Callable<Integer> {
             while (c.state() == RedirectState.DRAINING) {
                 c.drain(1024);
             }
+            ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "virtcache-poll " + where.file);
+                t.setDaemon(true);
+                return t;
+            });
             try (NbdServer server = NbdServer.start(disk(c), bind, port)) {
                 boundPort = server.port();
                 out.printf(
                         "serving %s:%s through VirtCache as nbd://%s:%d%n",
                         where.volume, where.file, bind.getHostAddress(), server.port());
                 out.flush();
+                if (pollMillis > 0) {
+                    poller.scheduleWithFixedDelay(
+                            () -> poll(c, spec.commandLine().getErr()), pollMillis, pollMillis, TimeUnit.MILLISECONDS);
+                }
                 stop.await();
+            } finally {
+                poller.shutdownNow();
+                poller.awaitTermination(60, TimeUnit.SECONDS);
             }
         }
         return 0;
+    }
+
+    /**
+     * One poll; a state change is logged on stderr, and a failed poll (the brick unreachable, say) is logged and
+     * retried at the next, while the export goes on serving.
+     */
+    private void poll(VirtCacheClient c, PrintWriter err) {
+        try {
+            VirtCacheClient.Poll before = lastPoll;
+            VirtCacheClient.Poll p = c.poll(16);
+            lastPoll = p;
+            polls++;
+            if (before == null ? p.state() != RedirectState.NORMAL : before.state() != p.state()) {
+                err.printf(
+                        "virtcache %s: %s (brick %s, %.0f I/O per second)%n",
+                        where.file, p.state(), p.interfered() ? "interfered" : "normal", p.iops());
+                err.flush();
+            }
+        } catch (IOException | RuntimeException e) {
+            err.println("virtcache " + where.file + ": poll failed: " + e.getMessage());
+            err.flush();
+        }
     }
 
     /** The export: the disk's size is read once, as NBD fixes it at the handshake anyway. */

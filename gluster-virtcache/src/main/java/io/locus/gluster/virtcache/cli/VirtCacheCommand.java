@@ -53,6 +53,11 @@ public final class VirtCacheCommand implements Runnable {
             return command.client;
         }
 
+        /** How many times the export has polled the translator's verdict. */
+        public long polls() {
+            return command.polls;
+        }
+
         /** Stops serving and waits for the client to close. */
         public void stop() throws InterruptedException {
             command.stop.countDown();

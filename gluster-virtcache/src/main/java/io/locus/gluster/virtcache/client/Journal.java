@@ -14,6 +14,9 @@ public interface Journal {
 
     byte[] readAll() throws IOException;
 
-    /** Cuts the journal to its first {@code length} bytes: drops a torn tail before new records follow it. */
-    void truncate(long length) throws IOException;
+    /**
+     * Replaces the whole journal by {@code contents}, durably and atomically: after a crash the journal holds either
+     * its old records or exactly {@code contents}. Compaction uses it; it also drops a torn tail.
+     */
+    void replace(byte[] contents) throws IOException;
 }

@@ -1,7 +1,19 @@
 package io.locus.gluster.virtcache.client;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.LongPredicate;
 
 /**
@@ -13,19 +25,37 @@ import java.util.function.LongPredicate;
  *       every acknowledged write.
  *   <li>While WARMING or REDIRECTED, a read of a hot block (the server's filter says so) is served from the log if the
  *       log holds it; a false positive of the filter finds no copy there and goes to the primary.
- *   <li>While NORMAL, a read of a hot block the log lacks copies the whole block into the log (the data logger), so a
- *       later redirection has it.
- *   <li>While WARMING or REDIRECTED, writes go to the log (whole blocks; a partial write of a block the log lacks
- *       first fetches it from the primary) and are acknowledged once the block map's journal is synced.
- *   <li>While NORMAL or DRAINING, writes go to the primary; a logged copy of the block is first forgotten (journaled),
- *       and a dirty block is first copied back, so the log never serves data older than the primary's.
+ *   <li>While NORMAL, a read of a hot block the log lacks is served by the primary and queues the block for the data
+ *       logger, which copies queued blocks to the log off the request path ({@link #logHotBlocks}), so that a later
+ *       redirection has them. A block whose logged copy a write made stale is logged again only under the next
+ *       filter.
+ *   <li>While WARMING or REDIRECTED, writes go to the log. A write of part of a block the log lacks writes only its
+ *       sectors there (a sector it covers in part takes its other bytes from the primary); the next flush fills in the
+ *       block's other sectors from the primary before journaling it, and until then reads merge the two.
+ *   <li>While NORMAL or DRAINING, writes go to the primary; a logged copy of the block is first forgotten, and a dirty
+ *       block is first copied back, so the log never serves data older than the primary's.
  * </ul>
  *
- * The shadow image keeps block b at offset b·blockSize. A restarted disk replays the journal; if it finds dirty blocks
- * it starts DRAINING, whatever the state was. Thread-safe: one lock serialises all operations (a disk's I/O is
- * already serialised by the VM's block layer in most setups).
+ * <p>Acknowledged is what a disk with a volatile write cache means by it: a write that returned is seen by every later
+ * read, and it survives a crash of the client once a {@link #flush} that began after it has returned. A flush syncs the
+ * primary and the log, then journals the blocks written to the log since the last flush in one append and syncs the
+ * journal: one fsync per file for all the writes it covers, and concurrent flushes share one (group commit). A crash
+ * loses at most writes that no completed flush covered; each of their bytes then reads as it was before or after the
+ * write, and every other byte as the last flush left it.
+ *
+ * <p>The shadow image keeps block b at offset b·blockSize. A restarted disk replays the journal; if it finds dirty
+ * blocks it starts DRAINING, whatever the state was. Thread-safe: one lock serialises reads, writes and state changes
+ * (a disk's I/O is already serialised by the VM's block layer in most setups); the data logger's copies, warming's
+ * reads and a flush's syncs run outside it.
  */
 public final class RedirectingDisk {
+    /** Most hot blocks queued for the data logger; further ones wait for the next read of them. */
+    static final int MAX_QUEUED = 4096;
+    /** The journal is compacted at a flush once it exceeds this many bytes and four times its live records. */
+    static final long COMPACT_ABOVE_BYTES = 1 << 20;
+    /** The unit in which the log holds part of a block; writes of VM disks are whole sectors of this size. */
+    static final int SECTOR_BYTES = 512;
+
     private final BlockStore primary;
     private final BlockStore log;
     private final BlockMap map;
@@ -35,6 +65,36 @@ public final class RedirectingDisk {
     private long loggedOnRead;
     private long readsFromLog;
     private long writesToLog;
+    private long compactions;
+    private long compactAboveBytes = COMPACT_ABOVE_BYTES;
+
+    /** Hot blocks a NORMAL read found missing from the log, in the order found. */
+    private final Set<Long> toLog = new LinkedHashSet<>();
+    /** Blocks the data logger is copying now; a write to one removes it, so its copy is not trusted. */
+    private final Set<Long> copying = new HashSet<>();
+    /** Held by the data logger for a batch of copies, and by {@link #startRedirect} to wait for one to end. */
+    private final Object loggerLock = new Object();
+    /**
+     * Blocks whose logged copy a write made stale in this filter's window: not logged again until the next filter, so
+     * that a block the VM keeps writing does not keep the data logger copying it.
+     */
+    private final Set<Long> writtenSinceLogged = new HashSet<>();
+    /**
+     * Dirty blocks the log holds only in part, with the sectors it holds: a redirected write smaller than a block the
+     * log lacked writes only its own sectors, and the next flush fills the rest from the primary before the block is
+     * journaled. Reads merge the log's sectors with the primary's.
+     */
+    private final Map<Long, BitSet> partial = new HashMap<>();
+
+    private final int sector;
+    /** Logged blocks still to be read by warming. */
+    private final Deque<Long> toWarm = new ArrayDeque<>();
+
+    /** Serialises flushes; a flush whose writes an earlier one covered returns at once. */
+    private final Object flushLock = new Object();
+
+    private long flushesRequested;
+    private long flushesCovered;
 
     private RedirectingDisk(BlockStore primary, BlockStore log, BlockMap map, int blockSize, LongPredicate hot) {
         this.primary = primary;
@@ -42,11 +102,12 @@ public final class RedirectingDisk {
         this.map = map;
         this.blockSize = blockSize;
         this.hot = hot;
+        this.sector = Math.min(SECTOR_BYTES, blockSize);
         this.state = map.dirtyCount() > 0 ? RedirectState.DRAINING : RedirectState.NORMAL;
     }
 
     /**
-     * Opens a disk, replaying its journal.
+     * Opens a disk, replaying its journal and rewriting it compactly.
      *
      * @param hot which blocks the server's filter calls hot (false positives are harmless)
      * @throws IllegalArgumentException unless blockSize is a positive power of two
@@ -59,14 +120,20 @@ public final class RedirectingDisk {
         return new RedirectingDisk(
                 Objects.requireNonNull(primary, "primary"),
                 Objects.requireNonNull(log, "log"),
-                BlockMap.replay(Objects.requireNonNull(journal, "journal")),
+                BlockMap.reopen(Objects.requireNonNull(journal, "journal")),
                 blockSize,
                 Objects.requireNonNull(hot, "hot"));
     }
 
-    /** A new filter from the server (each window). */
-    public void setHotBlocks(LongPredicate hot) {
+    /** A new filter from the server (each window); blocks written since they were logged may be logged again. */
+    public synchronized void setHotBlocks(LongPredicate hot) {
         this.hot = Objects.requireNonNull(hot, "hot");
+        writtenSinceLogged.clear();
+    }
+
+    /** Compacts the journal at a flush once it exceeds {@code bytes} (and four times its live records). */
+    synchronized void compactAbove(long bytes) {
+        compactAboveBytes = bytes;
     }
 
     public synchronized RedirectState state() {
@@ -77,9 +144,19 @@ public final class RedirectingDisk {
         return map.dirtyCount();
     }
 
-    /** Hot blocks copied to the log by reads while NORMAL. */
+    /** Hot blocks copied to the log by the data logger while NORMAL. */
     public synchronized long loggedOnRead() {
         return loggedOnRead;
+    }
+
+    /** Hot blocks queued for the data logger. */
+    public synchronized int blocksToLog() {
+        return toLog.size();
+    }
+
+    /** Whether the data logger has nothing queued and no batch under way. */
+    public synchronized boolean dataLoggerIdle() {
+        return toLog.isEmpty() && copying.isEmpty();
     }
 
     /** Block reads served from the log. */
@@ -92,9 +169,26 @@ public final class RedirectingDisk {
         return writesToLog;
     }
 
+    /** Records in the journal now, and how many times it was compacted while open. */
+    public synchronized long journalRecords() {
+        return map.records();
+    }
+
+    public synchronized long compactions() {
+        return compactions;
+    }
+
     /** Reads {@code length} bytes at {@code offset} (zeros past what was ever written). */
     public synchronized byte[] read(long offset, int length) throws IOException {
         checkRange(offset, length);
+        if (state == RedirectState.NORMAL) {
+            // No block is dirty while NORMAL: the whole request is one read of the primary, and queueing its hot
+            // blocks for the data logger costs a filter lookup each.
+            for (long b = offset / blockSize; b <= lastBlock(offset, length); b++) {
+                noteHot(b);
+            }
+            return padded(primary.read(offset, length), length);
+        }
         byte[] out = new byte[length];
         int done = 0;
         while (done < length) {
@@ -109,66 +203,182 @@ public final class RedirectingDisk {
         return out;
     }
 
-    /** Writes {@code data} at {@code offset}; durable in the log before it returns when the write is redirected. */
+    /**
+     * Writes {@code data} at {@code offset}. Acknowledged when it returns: later reads see it, and the next completed
+     * {@link #flush} makes it durable.
+     */
     public synchronized void write(long offset, byte[] data) throws IOException {
         checkRange(offset, data.length);
         boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
-        java.util.List<Long> logged = new java.util.ArrayList<>();
+        if (state == RedirectState.NORMAL) {
+            // No block is dirty while NORMAL: forget the logged copies the write makes stale, then one write.
+            for (long b = offset / blockSize; b <= lastBlock(offset, data.length); b++) {
+                forgetLogged(b);
+            }
+            primary.write(offset, data);
+            return;
+        }
         int done = 0;
         while (done < data.length) {
             long pos = offset + done;
             long block = pos / blockSize;
             int inBlock = (int) (pos % blockSize);
             int n = Math.min(data.length - done, blockSize - inBlock);
-            byte[] part = java.util.Arrays.copyOfRange(data, done, done + n);
+            byte[] part = Arrays.copyOfRange(data, done, done + n);
             if (redirected) {
                 writeToLog(block, inBlock, part);
-                logged.add(block);
+                map.markDirty(block);
             } else {
                 writeToPrimary(block, inBlock, part);
             }
             done += n;
         }
-        if (redirected) {
-            // Data first, then the map that points at it: a journal naming a block dirty whose bytes never reached
-            // the log would serve garbage after a crash.
-            log.flush();
-            for (long block : logged) {
-                map.markDirty(block);
-            }
-            map.sync();
-        }
-    }
-
-    /** Makes every acknowledged write durable where it lives. */
-    public synchronized void flush() throws IOException {
-        primary.flush();
-        log.flush();
-        map.sync();
-    }
-
-    /** NORMAL → WARMING: the detector chose this disk. */
-    public synchronized void startRedirect() {
-        requireState("startRedirect", RedirectState.NORMAL);
-        state = RedirectState.WARMING;
     }
 
     /**
-     * Reads up to {@code maxBlocks} logged blocks to warm the cache servers; returns how many, and after the last one
-     * moves WARMING → REDIRECTED.
+     * Makes every write acknowledged before this call durable: syncs the primary and the log, then journals the blocks
+     * newly dirty in the log with one append and one sync. The syncs run outside the disk's lock; a flush that finds
+     * its writes covered by one that ran meanwhile returns without syncing again.
      */
-    public synchronized int warm(int maxBlocks) throws IOException {
-        requireState("warm", RedirectState.WARMING);
-        int n = 0;
-        for (long block : map.blocks()) {
-            if (n == maxBlocks) {
-                return n;
-            }
-            log.read(block * blockSize, blockSize);
-            n++;
+    public void flush() throws IOException {
+        long ticket;
+        synchronized (this) {
+            ticket = ++flushesRequested;
         }
-        state = RedirectState.REDIRECTED;
-        return n;
+        synchronized (flushLock) {
+            List<BlockMap.Due> due;
+            long covers;
+            synchronized (this) {
+                if (flushesCovered >= ticket) {
+                    return;
+                }
+                covers = flushesRequested;
+                due = map.dirtyToJournal();
+            }
+            fillPartial(due);
+            primary.flush();
+            // Data first, then the records that point at it: a durable DIRTY record must name durable bytes.
+            log.flush();
+            synchronized (this) {
+                map.journalDirty(due, partial::containsKey);
+            }
+            map.sync();
+            synchronized (this) {
+                flushesCovered = covers;
+                if (map.journalBytes() > compactAboveBytes
+                        && map.journalBytes() > 4L * BlockMap.RECORD_BYTES * (map.size() + 1)) {
+                    // The compacted journal names every dirty block, so the bytes of all of them must be durable.
+                    log.flush();
+                    map.compact(partial::containsKey);
+                    compactions++;
+                }
+            }
+        }
+    }
+
+    /** Flushes, then journals a clean close, after which the next client may trust the log's valid copies. */
+    public void close() throws IOException {
+        flush();
+        synchronized (flushLock) {
+            synchronized (this) {
+                map.close();
+            }
+        }
+    }
+
+    /**
+     * The data logger: copies up to {@code maxBlocks} queued hot blocks from the primary to the log, with one sync of
+     * the log for the batch, and records them valid. Runs while NORMAL without holding the disk's lock during the I/O;
+     * a block written meanwhile is not recorded (its copy may be older). Returns how many blocks were recorded.
+     */
+    public int logHotBlocks(int maxBlocks) throws IOException {
+        synchronized (loggerLock) {
+            List<Long> batch = new ArrayList<>();
+            synchronized (this) {
+                if (state != RedirectState.NORMAL) {
+                    toLog.clear();
+                    return 0;
+                }
+                Iterator<Long> it = toLog.iterator();
+                while (it.hasNext() && batch.size() < maxBlocks) {
+                    long block = it.next();
+                    it.remove();
+                    if (!map.inLog(block)) {
+                        batch.add(block);
+                        copying.add(block);
+                    }
+                }
+            }
+            if (batch.isEmpty()) {
+                return 0;
+            }
+            try {
+                for (long block : batch) {
+                    log.write(block * blockSize, padded(primary.read(block * blockSize, blockSize), blockSize));
+                }
+                // The copies must be durable before the map vouches for them.
+                log.flush();
+                int recorded = 0;
+                synchronized (this) {
+                    for (long block : batch) {
+                        if (copying.contains(block) && !map.inLog(block)) {
+                            map.markValid(block);
+                            recorded++;
+                        }
+                    }
+                    loggedOnRead += recorded;
+                }
+                return recorded;
+            } finally {
+                synchronized (this) {
+                    copying.removeAll(batch);
+                }
+            }
+        }
+    }
+
+    /** Waits up to {@code millis} for hot blocks to be queued for the data logger; whether any are. */
+    public synchronized boolean awaitBlocksToLog(long millis) throws InterruptedException {
+        if (toLog.isEmpty() && millis > 0) {
+            wait(millis);
+        }
+        return !toLog.isEmpty();
+    }
+
+    /** NORMAL → WARMING: the detector chose this disk. Waits for a data logger batch in progress to end. */
+    public void startRedirect() {
+        synchronized (loggerLock) {
+            synchronized (this) {
+                requireState("startRedirect", RedirectState.NORMAL);
+                state = RedirectState.WARMING;
+                toLog.clear();
+                toWarm.clear();
+                toWarm.addAll(map.blocks());
+            }
+        }
+    }
+
+    /**
+     * Reads up to {@code maxBlocks} logged blocks (each once per redirection) to warm the cache servers, outside the
+     * disk's lock; returns how many, and when none is left moves WARMING → REDIRECTED.
+     */
+    public int warm(int maxBlocks) throws IOException {
+        List<Long> batch = new ArrayList<>();
+        synchronized (this) {
+            requireState("warm", RedirectState.WARMING);
+            while (!toWarm.isEmpty() && batch.size() < maxBlocks) {
+                batch.add(toWarm.poll());
+            }
+        }
+        for (long block : batch) {
+            log.read(block * blockSize, blockSize);
+        }
+        synchronized (this) {
+            if (toWarm.isEmpty() && state == RedirectState.WARMING) {
+                state = RedirectState.REDIRECTED;
+            }
+        }
+        return batch.size();
     }
 
     /** WARMING or REDIRECTED → DRAINING: the peak is over. */
@@ -177,11 +387,12 @@ public final class RedirectingDisk {
             throw new IllegalStateException("endRedirect in state " + state + " (expected: WARMING or REDIRECTED)");
         }
         state = RedirectState.DRAINING;
+        toWarm.clear();
     }
 
     /**
-     * Copies up to {@code maxBlocks} dirty blocks back to the primary; when none is left, flushes the primary and
-     * moves DRAINING → NORMAL. Returns how many blocks were copied.
+     * Copies up to {@code maxBlocks} dirty blocks back to the primary; when none is left, moves DRAINING → NORMAL.
+     * Returns how many blocks were copied.
      */
     public synchronized int drain(int maxBlocks) throws IOException {
         requireState("drain", RedirectState.DRAINING);
@@ -191,16 +402,34 @@ public final class RedirectingDisk {
         for (int i = 0; i < n; i++) {
             versions[i] = copyToPrimary(dirty[i]);
         }
-        // The journal may call a block clean only once the primary's copy is durable.
-        primary.flush();
-        for (int i = 0; i < n; i++) {
-            map.markClean(dirty[i], versions[i]);
+        if (n > 0) {
+            // The journal may call a block clean only once the primary's copy is durable.
+            primary.flush();
+            for (int i = 0; i < n; i++) {
+                if (partial.remove(dirty[i]) != null) {
+                    // Never journaled, and not a whole copy the log could serve later: forgotten, not clean.
+                    map.forget(dirty[i]);
+                } else {
+                    map.markClean(dirty[i], versions[i]);
+                }
+            }
+            map.sync();
         }
-        map.sync();
         if (map.dirtyCount() == 0) {
             state = RedirectState.NORMAL;
         }
         return n;
+    }
+
+    private void noteHot(long block) {
+        if (toLog.size() < MAX_QUEUED
+                && hot.test(block)
+                && !map.inLog(block)
+                && !writtenSinceLogged.contains(block)
+                && toLog.add(block)
+                && toLog.size() == 1) {
+            notifyAll();
+        }
     }
 
     private byte[] readBlockPart(long block, int inBlock, int n) throws IOException {
@@ -208,51 +437,144 @@ public final class RedirectingDisk {
         boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
         if (map.isDirty(block) || (redirected && map.inLog(block) && hot.test(block))) {
             readsFromLog++;
-            return padded(log.read(logOffset, n), n);
-        }
-        if (state == RedirectState.NORMAL && hot.test(block) && !map.inLog(block)) {
-            byte[] whole = padded(primary.read(block * blockSize, blockSize), blockSize);
-            log.write(block * blockSize, whole);
-            // The copy must be durable before the map vouches for it.
-            log.flush();
-            map.markValid(block);
-            loggedOnRead++;
-            return java.util.Arrays.copyOfRange(whole, inBlock, inBlock + n);
+            BitSet present = partial.get(block);
+            byte[] fromLog = padded(log.read(logOffset, n), n);
+            if (present == null) {
+                return fromLog;
+            }
+            int first = inBlock / sector;
+            int last = (inBlock + n - 1) / sector;
+            if (present.nextClearBit(first) > last) {
+                return fromLog;
+            }
+            byte[] merged = padded(primary.read(logOffset, n), n);
+            for (int s = present.nextSetBit(first); s >= 0 && s <= last; s = present.nextSetBit(s + 1)) {
+                int from = Math.max(inBlock, s * sector) - inBlock;
+                int to = Math.min(inBlock + n, (s + 1) * sector) - inBlock;
+                System.arraycopy(fromLog, from, merged, from, to - from);
+            }
+            return merged;
         }
         return padded(primary.read(block * blockSize + inBlock, n), n);
     }
 
     private void writeToLog(long block, int inBlock, byte[] part) throws IOException {
-        if (!map.inLog(block) && part.length < blockSize) {
-            // The log needs the whole block before a part of it can be newer there.
-            byte[] whole = padded(primary.read(block * blockSize, blockSize), blockSize);
-            System.arraycopy(part, 0, whole, inBlock, part.length);
-            log.write(block * blockSize, whole);
-        } else {
-            log.write(block * blockSize + inBlock, part);
-        }
         writesToLog++;
+        BitSet present = partial.get(block);
+        if (map.inLog(block) && present == null) {
+            log.write(block * blockSize + inBlock, part);
+            return;
+        }
+        if (!map.inLog(block)) {
+            if (part.length == blockSize) {
+                log.write(block * blockSize, part);
+                return;
+            }
+            // Only the sectors written go to the log now: fetching the rest of the block from a contended primary is
+            // what the redirection avoids. The next flush fills it in.
+            present = new BitSet(blockSize / sector);
+            partial.put(block, present);
+        }
+        int first = inBlock / sector;
+        int last = (inBlock + part.length - 1) / sector;
+        int head = present.get(first) ? 0 : inBlock - first * sector;
+        int end = inBlock + part.length;
+        int tail = present.get(last) ? 0 : (last + 1) * sector - end;
+        // A sector the write covers in part takes the rest of its bytes from the primary, so that the log holds it
+        // whole.
+        byte[] out = new byte[head + part.length + tail];
+        if (head > 0) {
+            System.arraycopy(padded(primary.read(block * blockSize + first * sector, head), head), 0, out, 0, head);
+        }
+        System.arraycopy(part, 0, out, head, part.length);
+        if (tail > 0) {
+            System.arraycopy(
+                    padded(primary.read(block * blockSize + end, tail), tail), 0, out, head + part.length, tail);
+        }
+        log.write(block * blockSize + inBlock - head, out);
+        present.set(first, last + 1);
+        if (present.cardinality() == blockSize / sector) {
+            partial.remove(block);
+        }
+    }
+
+    /**
+     * Before a flush journals them, the dirty blocks the log holds in part get the rest of their sectors from the
+     * primary. The primary is read outside the disk's lock; a sector written meanwhile is kept, and a block drained
+     * meanwhile is left alone.
+     */
+    private void fillPartial(List<BlockMap.Due> due) throws IOException {
+        Map<Long, BitSet> blocks = new HashMap<>();
+        synchronized (this) {
+            for (BlockMap.Due d : due) {
+                BitSet present = partial.get(d.block());
+                if (present != null) {
+                    blocks.put(d.block(), present);
+                }
+            }
+        }
+        for (Map.Entry<Long, BitSet> b : blocks.entrySet()) {
+            long block = b.getKey();
+            byte[] whole = padded(primary.read(block * blockSize, blockSize), blockSize);
+            synchronized (this) {
+                BitSet present = partial.get(block);
+                if (present != b.getValue()) {
+                    // Drained meanwhile (and perhaps written in part again): the primary read may predate the drain.
+                    continue;
+                }
+                for (int s = present.nextClearBit(0); s < blockSize / sector; ) {
+                    int e = Math.min(
+                            blockSize / sector, present.nextSetBit(s) < 0 ? Integer.MAX_VALUE : present.nextSetBit(s));
+                    log.write(block * blockSize + (long) s * sector, Arrays.copyOfRange(whole, s * sector, e * sector));
+                    s = present.nextClearBit(e);
+                }
+                partial.remove(block);
+            }
+        }
     }
 
     private void writeToPrimary(long block, int inBlock, byte[] part) throws IOException {
         if (map.isDirty(block)) {
             long version = copyToPrimary(block);
             primary.flush();
-            map.markClean(block, version);
+            if (partial.remove(block) == null) {
+                map.markClean(block, version);
+                // Durably clean before the primary changes: a restart must not copy the older logged block over it.
+                map.sync();
+            }
         }
-        if (map.inLog(block)) {
-            // Durably forgotten before the primary changes: a restart must never serve the older logged copy.
-            map.forget(block);
-            map.sync();
-        }
+        forgetLogged(block);
         primary.write(block * blockSize + inBlock, part);
+    }
+
+    private void forgetLogged(long block) {
+        copying.remove(block);
+        if (map.inLog(block)) {
+            // Neither written nor synced now: after a crash the journal's valid blocks are not trusted (see BlockMap),
+            // so a lost FORGOTTEN record cannot make the older logged copy serve reads.
+            map.forget(block);
+            writtenSinceLogged.add(block);
+        }
+    }
+
+    private long lastBlock(long offset, int length) {
+        return length == 0 ? offset / blockSize : (offset + length - 1) / blockSize;
     }
 
     /** Writes the log's copy of a block to the primary; returns the version copied (not yet durable). */
     private long copyToPrimary(long block) throws IOException {
         long version = map.version(block);
         byte[] whole = padded(log.read(block * blockSize, blockSize), blockSize);
-        primary.write(block * blockSize, whole);
+        BitSet present = partial.get(block);
+        if (present == null) {
+            primary.write(block * blockSize, whole);
+            return version;
+        }
+        for (int s = present.nextSetBit(0); s >= 0; ) {
+            int e = present.nextClearBit(s);
+            primary.write(block * blockSize + (long) s * sector, Arrays.copyOfRange(whole, s * sector, e * sector));
+            s = present.nextSetBit(e);
+        }
         return version;
     }
 
@@ -263,7 +585,7 @@ public final class RedirectingDisk {
     }
 
     private static byte[] padded(byte[] b, int n) {
-        return b.length == n ? b : java.util.Arrays.copyOf(b, n);
+        return b.length == n ? b : Arrays.copyOf(b, n);
     }
 
     private static void checkRange(long offset, int length) {

@@ -19,10 +19,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link #startRedirect}, {@link #warm}, {@link #endRedirect}, {@link #drain}). Thread-safe.
  */
 public final class VirtCacheClient implements AutoCloseable {
+    /** Blocks the data logger copies per batch, and its pause between batches: at most 10 MiB/s of 64 KiB blocks. */
+    public static final int LOGGER_BATCH_BLOCKS = 8;
+
+    public static final long LOGGER_PAUSE_MILLIS = 50;
+
     private final GlusterFile primaryFile;
     private final GlusterFile logFile;
-    private final GlusterFile journalFile;
+    private final GlusterJournal journal;
     private final RedirectingDisk disk;
+    private final Thread dataLogger;
+    private volatile boolean closed;
+    private volatile IOException loggerFailure;
     private volatile HotBlockFilter filter;
     private final AtomicLong ops = new AtomicLong();
     private final Object pollLock = new Object();
@@ -34,11 +42,34 @@ public final class VirtCacheClient implements AutoCloseable {
     public static final String STATE_XATTR = "trusted.virtcache.state";
 
     private VirtCacheClient(
-            GlusterFile primaryFile, GlusterFile logFile, GlusterFile journalFile, RedirectingDisk disk) {
+            GlusterFile primaryFile, GlusterFile logFile, GlusterJournal journal, RedirectingDisk disk) {
         this.primaryFile = primaryFile;
         this.logFile = logFile;
-        this.journalFile = journalFile;
+        this.journal = journal;
         this.disk = disk;
+        this.dataLogger = new Thread(this::runDataLogger, "virtcache-data-logger " + primaryFile.path());
+        dataLogger.setDaemon(true);
+    }
+
+    /**
+     * The data logger, off the request path: copies the hot blocks that reads found missing from the log, a bounded
+     * batch at a time with a pause between batches, so that it never competes with the disk's own I/O for long.
+     */
+    private void runDataLogger() {
+        try {
+            while (!closed) {
+                if (!disk.awaitBlocksToLog(1000)) {
+                    continue;
+                }
+                disk.logHotBlocks(LOGGER_BATCH_BLOCKS);
+                Thread.sleep(LOGGER_PAUSE_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            // Only the cache is lost: reads and writes go on; the failure is reported by the next flush.
+            loggerFailure = e;
+        }
     }
 
     /**
@@ -57,17 +88,15 @@ public final class VirtCacheClient implements AutoCloseable {
         }
         GlusterFile p = primary.open(path, true);
         GlusterFile log = openOrCreate(logVolume, "/" + name + ".vclog");
-        GlusterFile journal = openOrCreate(logVolume, "/" + name + ".vcmap");
+        String journalPath = "/" + name + ".vcmap";
+        GlusterJournal journal = new GlusterJournal(logVolume, journalPath, openOrCreate(logVolume, journalPath));
         HotBlockFilter filter = HotBlockFilter.read(p::getxattr);
         checkBlockSize(filter, blockSize, path);
         RedirectingDisk disk = RedirectingDisk.open(
-                new GlusterBlockStore(p),
-                new GlusterBlockStore(log),
-                new GlusterJournal(journal),
-                blockSize,
-                filter::mightContain);
+                new GlusterBlockStore(p), new GlusterBlockStore(log), journal, blockSize, filter::mightContain);
         VirtCacheClient c = new VirtCacheClient(p, log, journal, disk);
         c.filter = filter;
+        c.dataLogger.start();
         return c;
     }
 
@@ -152,8 +181,20 @@ public final class VirtCacheClient implements AutoCloseable {
                 + "\" (expected: a line state=normal or state=interfered)");
     }
 
+    /**
+     * Makes every write acknowledged before the call durable (one sync per file for all of them): what a VM's flush
+     * or an NBD FLUSH asks for.
+     *
+     * @throws IOException also if the data logger failed since the last flush (the disk's data is not affected)
+     */
     public void flush() throws IOException {
         disk.flush();
+        IOException failed = loggerFailure;
+        if (failed != null) {
+            loggerFailure = null;
+            throw new IOException(
+                    "the data logger of " + primaryFile.path() + " stopped: " + failed.getMessage(), failed);
+        }
     }
 
     /** The disk's size: the primary file's. */
@@ -185,16 +226,25 @@ public final class VirtCacheClient implements AutoCloseable {
         return disk.drain(maxBlocks);
     }
 
-    /** Flushes and closes the three files (the volumes stay open: they are the caller's). */
+    /**
+     * Stops the data logger, flushes, journals a clean close and closes the three files (the volumes stay open: they
+     * are the caller's).
+     */
     @Override
     public void close() throws IOException {
+        closed = true;
+        dataLogger.interrupt();
         IOException failure = null;
         try {
-            disk.flush();
+            dataLogger.join(60_000);
+            disk.close();
         } catch (IOException e) {
             failure = e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = new IOException("interrupted while closing " + primaryFile.path(), e);
         }
-        for (GlusterFile f : new GlusterFile[] {primaryFile, logFile, journalFile}) {
+        for (GlusterFile f : new GlusterFile[] {primaryFile, logFile, journal.file()}) {
             try {
                 f.close();
             } catch (GlusterException e) {
@@ -230,11 +280,7 @@ public final class VirtCacheClient implements AutoCloseable {
         try (journal) {
             byte[] all = journal.read(0, Math.toIntExact(journal.stat().size()));
             BlockMap map = BlockMap.replay(new ReadOnlyJournal(all));
-            int logged = 0;
-            for (long ignored : map.blocks()) {
-                logged++;
-            }
-            return new JournalSummary(all.length / BlockMap.RECORD_BYTES, logged, map.dirtyCount());
+            return new JournalSummary(map.records(), map.size(), map.dirtyCount());
         }
     }
 
@@ -257,7 +303,9 @@ public final class VirtCacheClient implements AutoCloseable {
         }
 
         @Override
-        public void truncate(long length) {}
+        public void replace(byte[] contents) {
+            throw new UnsupportedOperationException("read-only journal");
+        }
     }
 
     private static GlusterFile openOrCreate(GlusterVolume volume, String path) throws GlusterException {

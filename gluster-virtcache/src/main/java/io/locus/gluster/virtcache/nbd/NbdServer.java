@@ -21,7 +21,7 @@ import java.util.concurrent.Executors;
  *
  * <p>Handshake options: {@code NBD_OPT_EXPORT_NAME}, {@code NBD_OPT_GO} and {@code NBD_OPT_INFO} (any export name
  * names the one disk), {@code NBD_OPT_ABORT}; others are answered {@code NBD_REP_ERR_UNSUP}, which clients take as
- * "use the basic protocol". Commands: read, write, flush, trim (acknowledged without discarding: the disk keeps its
+ * "use the basic protocol". Commands: read, write (with FUA: flushed before the reply), flush, trim (acknowledged without discarding: the disk keeps its
  * bytes, which the protocol allows) and disconnect. Requests of one connection are served in order; connections run
  * on their own threads. Blocking sockets: one short-lived thread per client is all a VM disk needs.
  */
@@ -56,6 +56,8 @@ public final class NbdServer implements AutoCloseable {
     static final int INFO_EXPORT = 0;
     static final int TFLAG_HAS_FLAGS = 1;
     static final int TFLAG_SEND_FLUSH = 4;
+    static final int TFLAG_SEND_FUA = 8;
+    static final int CMD_FLAG_FUA = 1;
     static final int TFLAG_SEND_TRIM = 32;
     static final int CMD_READ = 0;
     static final int CMD_WRITE = 1;
@@ -197,7 +199,7 @@ public final class NbdServer implements AutoCloseable {
     }
 
     private static int transmissionFlags() {
-        return TFLAG_HAS_FLAGS | TFLAG_SEND_FLUSH | TFLAG_SEND_TRIM;
+        return TFLAG_HAS_FLAGS | TFLAG_SEND_FLUSH | TFLAG_SEND_FUA | TFLAG_SEND_TRIM;
     }
 
     private static void reply(DataOutputStream out, int option, int type, byte[] data) throws IOException {
@@ -215,7 +217,7 @@ public final class NbdServer implements AutoCloseable {
             if (magic != REQUEST_MAGIC) {
                 throw new IOException(String.format("request magic %08x (expected: %08x)", magic, REQUEST_MAGIC));
             }
-            in.readUnsignedShort(); // command flags (FUA and the like): every write is already durable enough
+            int flags = in.readUnsignedShort();
             int type = in.readUnsignedShort();
             long handle = in.readLong();
             long offset = in.readLong();
@@ -249,6 +251,10 @@ public final class NbdServer implements AutoCloseable {
                     try {
                         if (checkRange(offset, length)) {
                             disk.write(offset, data);
+                            if ((flags & CMD_FLAG_FUA) != 0) {
+                                // Force unit access: durable before the reply, as a flush right after it would make it.
+                                disk.flush();
+                            }
                         } else {
                             error = EINVAL;
                         }

@@ -3,6 +3,7 @@ package io.locus.gluster.virtcache.replay;
 import java.io.IOException;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 import org.HdrHistogram.Histogram;
 
@@ -50,7 +51,32 @@ public final class Replayer {
 
     /** Replays {@code requests}, calling {@code progress} with the count done after each. */
     public static Result run(List<TraceRequest> requests, Disk disk, LongConsumer progress) throws IOException {
-        Histogram h = new Histogram(3_600_000_000L, 3);
+        return run(requests, disk, progress, new Histogram(3_600_000_000L, 3));
+    }
+
+    /**
+     * Replays {@code requests} and records each latency in microseconds into {@code h} as well, so that several
+     * replays can be summarised together; the result's percentiles are those of {@code h}.
+     */
+    public static Result run(List<TraceRequest> requests, Disk disk, LongConsumer progress, Histogram h)
+            throws IOException {
+        return run(requests, disk, progress, h, 0);
+    }
+
+    /**
+     * Replays {@code requests} open loop at {@code perSecond} requests per second (0: closed loop, each request as soon
+     * as the previous returned), still one at a time: request i is due {@code i / perSecond} seconds after the start,
+     * waits if the previous one ran past that, and its latency counts from when it was due, so that a disk that falls
+     * behind the offered load shows it in its latencies. Latencies go into {@code h} as well.
+     *
+     * @throws IllegalArgumentException for a negative or non-finite rate
+     */
+    public static Result run(
+            List<TraceRequest> requests, Disk disk, LongConsumer progress, Histogram h, double perSecond)
+            throws IOException {
+        if (!(perSecond >= 0) || Double.isInfinite(perSecond)) {
+            throw new IllegalArgumentException("rate " + perSecond + " requests/s (expected: a finite value >= 0)");
+        }
         long reads = 0;
         long writes = 0;
         long bytes = 0;
@@ -58,6 +84,14 @@ public final class Replayer {
         long done = 0;
         for (TraceRequest r : requests) {
             long start = System.nanoTime();
+            if (perSecond > 0) {
+                long due = t0 + (long) (done * 1e9 / perSecond);
+                while (start < due) {
+                    LockSupport.parkNanos(due - start);
+                    start = System.nanoTime();
+                }
+                start = due;
+            }
             if (r.write()) {
                 disk.write(r.offset(), dataOf(r));
                 writes++;

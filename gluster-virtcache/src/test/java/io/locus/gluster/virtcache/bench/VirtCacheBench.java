@@ -6,6 +6,7 @@ import io.locus.gluster.gfapi.GlusterVolume;
 import io.locus.gluster.virtcache.client.RedirectState;
 import io.locus.gluster.virtcache.client.VirtCacheClient;
 import io.locus.gluster.virtcache.interference.FioInterferer;
+import io.locus.gluster.virtcache.interference.FioReadv;
 import io.locus.gluster.virtcache.replay.CloudPhysicsTrace;
 import io.locus.gluster.virtcache.replay.Replayer;
 import io.locus.gluster.virtcache.replay.TraceRequest;
@@ -17,17 +18,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./locus bench virtcache}: a segment of the CloudPhysics trace replayed one request at a time against a victim
- * disk, without and then with a competing fio job on the disk's brick, through plain libgfapi, write off-loading only
- * (writes to the log, reads from the primary unless the log holds a newer copy: the Everest-style baseline) and
- * VirtCache (hot reads from the log as well). Each mode has its own disk; each disk is replayed once unmeasured so that
- * the translator learns its hot blocks, then measured. Under interference the redirecting modes are redirected when
- * fio has started (the detector's own reaction is what {@code InterferenceIT} tests), and drained afterwards.
+ * disk, without and then with a competing fio job on the disk's brick, through plain libgfapi, plain libgfapi on a
+ * volume with Gluster's own io-cache and read-ahead translators on, write off-loading only (writes to the log, reads
+ * from the primary unless the log holds a newer copy: the Everest-style baseline) and VirtCache (hot reads from the log
+ * as well). Each mode has its own disk; each disk is replayed once unmeasured so that the translator learns its hot
+ * blocks, once more so that VirtCache's data logger copies them to the log (the bench waits until it is done), then
+ * measured in {@code --rounds} rounds, the modes taking turns within each round so that a change of the
+ * machine's load falls on all of them alike. Under interference the redirecting modes are redirected when fio has
+ * started (the detector's own reaction is what {@code InterferenceIT} tests), and drained afterwards. Last, the
+ * translator's own cost: fio's readv (4 KiB random reads) on a volume with the translator and on one without, in
+ * turns.
  *
  * <p>Arguments: DIR TRACE XLATOR [SKIP [REQUESTS]] (defaults 20,000 and 1,000: a stretch of the trace with reads and
  * writes mixed).
@@ -60,9 +68,36 @@ public final class VirtCacheBench implements Callable<Integer> {
             description = "requests to replay (default ${DEFAULT-VALUE})")
     private int count;
 
+    @Option(
+            names = "--rounds",
+            defaultValue = "5",
+            description = "measured replays per mode and interference (default ${DEFAULT-VALUE})")
+    private int rounds;
+
+    @Option(
+            names = "--readv-rounds",
+            defaultValue = "3",
+            description = "fio readv runs with the translator on and off each; 0 leaves them out (default"
+                    + " ${DEFAULT-VALUE})")
+    private int readvRounds;
+
+    @Option(
+            names = "--rate",
+            defaultValue = "0",
+            description =
+                    "offer the measured replays open loop at this many requests/s, the same for every mode (latency"
+                            + " counted from each request's due time); 0: closed loop, each request when the previous returned"
+                            + " (default ${DEFAULT-VALUE})")
+    private double rate;
+
     static final int B = 65536;
     static final long DISK_BYTES = 256L << 20;
-    static final List<String> MODES = List.of("plain libgfapi", "write off-loading only", "VirtCache");
+    static final int READV_SECONDS = 4;
+    static final String PLAIN = "plain libgfapi";
+    static final String CACHED = "plain libgfapi, io-cache and read-ahead on";
+    static final String OFFLOAD = "write off-loading only";
+    static final String VIRTCACHE = "VirtCache";
+    static final List<String> MODES = List.of(PLAIN, CACHED, OFFLOAD, VIRTCACHE);
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new VirtCacheBench()).execute(args));
@@ -74,51 +109,110 @@ public final class VirtCacheBench implements Callable<Integer> {
         List<TraceRequest> requests = all.subList(Math.min(skip, all.size()), all.size());
         long reads = requests.stream().filter(r -> !r.write()).count();
         System.out.printf(
-                "trace %s, requests %,d to %,d (%,d: %d%% reads), folded into a %d MiB disk, one at a time%n",
+                "trace %s, requests %,d to %,d (%,d: %d%% reads), folded into a %d MiB disk, one at a time, %s,"
+                        + " %d rounds per mode%n",
                 trace.getFileName(),
                 skip,
                 skip + requests.size(),
                 requests.size(),
                 100 * reads / requests.size(),
-                DISK_BYTES >> 20);
+                DISK_BYTES >> 20,
+                rate > 0 ? String.format("offered open loop at %,.0f requests/s", rate) : "closed loop",
+                rounds);
         System.out.println("interference: " + FioInterferer.DESCRIPTION);
         System.out.println("load average at start: " + loadAverage());
 
-        Map<String, Replayer.Result> alone = new LinkedHashMap<>();
-        Map<String, Replayer.Result> interfered = new LinkedHashMap<>();
+        Map<String, Totals> alone = new LinkedHashMap<>();
+        Map<String, Totals> interfered = new LinkedHashMap<>();
+        List<FioReadv.Result> readvOn = new ArrayList<>();
+        List<FioReadv.Result> readvOff = new ArrayList<>();
         try (io.locus.gluster.fixture.GlusterVolume disks = io.locus.gluster.fixture.GlusterVolume.builder(dir)
                         .name("locus-vcbench")
                         .userTranslator(UserTranslator.abovePosix("virtcache", xlator))
                         .option("user.xlator.virtcache.count-writes", "off")
                         .start();
+                io.locus.gluster.fixture.GlusterVolume cachedDisks = io.locus.gluster.fixture.GlusterVolume.builder(dir)
+                        .name("locus-vcbench-cached")
+                        .userTranslator(UserTranslator.abovePosix("virtcache", xlator))
+                        .option("user.xlator.virtcache.count-writes", "off")
+                        .option("performance.io-cache", "on")
+                        .option("performance.read-ahead", "on")
+                        .start();
                 io.locus.gluster.fixture.GlusterVolume logs = io.locus.gluster.fixture.GlusterVolume.builder(dir)
                         .name("locus-vcbench-log")
                         .start();
                 GlusterVolume primary = GlusterVolume.connect(disks.server(), disks.name(), disks.gfapiLog());
+                GlusterVolume cached =
+                        GlusterVolume.connect(cachedDisks.server(), cachedDisks.name(), cachedDisks.gfapiLog());
                 GlusterVolume log = GlusterVolume.connect(logs.server(), logs.name(), logs.gfapiLog())) {
             List<Victim> victims = new ArrayList<>();
-            for (int i = 0; i < MODES.size(); i++) {
-                victims.add(Victim.open(MODES.get(i), primary, log, "/victim-" + i + ".img"));
+            for (String mode : MODES) {
+                GlusterVolume volume = mode.equals(CACHED) ? cached : primary;
+                victims.add(Victim.open(mode, volume, log, "/victim-" + victims.size() + ".img"));
             }
             for (Victim v : victims) {
                 Replayer.run(requests, v, n -> {});
                 v.learnHotBlocks();
-                alone.put(v.mode, Replayer.run(requests, v, n -> {}));
-                System.out.printf(
-                        "  %s alone: %.1f s%n", v.mode, alone.get(v.mode).seconds());
+                alone.put(v.mode, new Totals());
+                interfered.put(v.mode, new Totals());
             }
-            try (FioInterferer fio = FioInterferer.start(disks, "/interferer.img", 120_000_000_000L)) {
-                for (Victim v : victims) {
-                    v.redirect();
-                    interfered.put(v.mode, Replayer.run(requests, v, n -> {}));
-                    System.out.printf(
-                            "  %s with fio: %.1f s%n",
-                            v.mode, interfered.get(v.mode).seconds());
+            // One more unmeasured replay each: VirtCache's reads of the hot blocks queue them for its data logger,
+            // which copies them in the background. Measuring only once it is done keeps its one-off copying out of
+            // the other modes' rounds; its duration is reported instead.
+            for (Victim v : victims) {
+                Replayer.run(requests, v, n -> {});
+            }
+            Victim virtCache = victims.get(MODES.indexOf(VIRTCACHE));
+            long loggerStart = System.nanoTime();
+            while (!virtCache.client.disk().dataLoggerIdle()) {
+                if (System.nanoTime() - loggerStart > 300_000_000_000L) {
+                    throw new IllegalStateException("VirtCache's data logger still busy after 300 s");
                 }
-                System.out.println("fio still running at the end: " + fio.isAlive());
+                Thread.sleep(50);
+            }
+            System.out.printf(
+                    "  VirtCache's data logger: %,d hot blocks copied to the log, idle %.1f s after the replay%n",
+                    virtCache.client.disk().loggedOnRead(), (System.nanoTime() - loggerStart) / 1e9);
+            long loggedBefore = virtCache.client.disk().loggedOnRead();
+            for (int round = 0; round < rounds; round++) {
+                for (Victim v : victims) {
+                    alone.get(v.mode).replay(requests, v, rate);
+                }
+                System.out.printf("  alone, round %d done%n", round + 1);
+            }
+            System.out.printf(
+                    "  VirtCache's data logger copied %,d blocks again during these rounds (hot blocks the trace also"
+                            + " wrote, whose logged copies the writes made stale)%n",
+                    virtCache.client.disk().loggedOnRead() - loggedBefore);
+            List<Victim> onDisks =
+                    victims.stream().filter(v -> !v.mode.equals(CACHED)).toList();
+            try (FioInterferer fio = FioInterferer.start(disks, "/interferer.img", 120_000_000_000L)) {
+                for (Victim v : onDisks) {
+                    v.redirect();
+                }
+                for (int round = 0; round < rounds; round++) {
+                    for (Victim v : onDisks) {
+                        interfered.get(v.mode).replay(requests, v, rate);
+                    }
+                    System.out.printf("  with fio on the disks' brick, round %d done%n", round + 1);
+                }
+                System.out.println("  fio still running at the end: " + fio.isAlive());
+            }
+            try (FioInterferer fio = FioInterferer.start(cachedDisks, "/interferer.img", 120_000_000_000L)) {
+                Victim v = victims.get(MODES.indexOf(CACHED));
+                for (int round = 0; round < rounds; round++) {
+                    interfered.get(v.mode).replay(requests, v, rate);
+                }
+                System.out.println(
+                        "  with fio on the io-cache volume's brick: done; fio still running: " + fio.isAlive());
             }
             for (Victim v : victims) {
                 v.drainAndClose();
+            }
+            for (int round = 0; round < readvRounds; round++) {
+                readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS));
+                readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS));
+                System.out.printf("  fio readv, round %d done%n", round + 1);
             }
         }
         System.out.println("load average at end: " + loadAverage());
@@ -126,32 +220,89 @@ public final class VirtCacheBench implements Callable<Integer> {
         System.out.println("| mode | interference | requests/s | p50 µs | p90 µs | p99 µs | p90 / p90 alone |");
         System.out.println("|---|---|---|---|---|---|---|");
         for (String mode : MODES) {
-            Replayer.Result a = alone.get(mode);
-            Replayer.Result i = interfered.get(mode);
+            Totals a = alone.get(mode);
+            Totals i = interfered.get(mode);
             System.out.println(row(mode, "none", a, a));
             System.out.println(row(mode, "fio on the brick", i, a));
         }
-        Replayer.Result plain = interfered.get(MODES.get(0));
-        Replayer.Result vc = interfered.get("VirtCache");
+        Totals plain = alone.get(PLAIN);
+        Totals vc = alone.get(VIRTCACHE);
+        System.out.println();
         System.out.printf(
-                "%nunder interference, VirtCache's p90 is %.2f× plain libgfapi's; without interference VirtCache's p50"
-                        + " is %.2f× plain's (its overhead when not redirected)%n",
-                (double) vc.p90Micros() / plain.p90Micros(),
-                (double) alone.get("VirtCache").p50Micros()
-                        / alone.get(MODES.get(0)).p50Micros());
+                "without interference VirtCache serves %.2f× plain libgfapi's requests/s, at %.2f× its p50 and %.2f×"
+                        + " its p90 (its overhead when not redirected)%n",
+                vc.requestsPerSecond() / plain.requestsPerSecond(),
+                (double) vc.percentile(50) / plain.percentile(50),
+                (double) vc.percentile(90) / plain.percentile(90));
+        System.out.printf(
+                "under interference VirtCache's p90 is %.2f× its p90 alone and %.2f× plain libgfapi's under the same"
+                        + " interference%n",
+                (double) interfered.get(VIRTCACHE).percentile(90) / vc.percentile(90),
+                (double) interfered.get(VIRTCACHE).percentile(90)
+                        / interfered.get(PLAIN).percentile(90));
+        printReadv(readvOn, readvOff);
         return 0;
     }
 
-    private static String row(String mode, String interference, Replayer.Result r, Replayer.Result alone) {
+    /** The translator's cost on fio's readv: each round, and the ratios of the sums. */
+    private static void printReadv(List<FioReadv.Result> readvOn, List<FioReadv.Result> readvOff) {
+        if (readvOn.isEmpty()) {
+            return;
+        }
+        System.out.println();
+        System.out.println("translator on vs off, " + FioReadv.DESCRIPTION + ", " + READV_SECONDS + " s per run:");
+        System.out.println();
+        System.out.println("| round | reads/s on | reads/s off | p90 µs on | p90 µs off |");
+        System.out.println("|---|---|---|---|---|");
+        for (int round = 0; round < readvOn.size(); round++) {
+            FioReadv.Result on = readvOn.get(round);
+            FioReadv.Result off = readvOff.get(round);
+            System.out.printf(
+                    "| %d | %,.0f | %,.0f | %,.0f | %,.0f |%n",
+                    round + 1, on.iops(), off.iops(), on.p90Micros(), off.p90Micros());
+        }
+        double iopsOn = readvOn.stream().mapToDouble(FioReadv.Result::iops).sum();
+        double iopsOff = readvOff.stream().mapToDouble(FioReadv.Result::iops).sum();
+        double p90On = readvOn.stream().mapToDouble(FioReadv.Result::p90Micros).sum();
+        double p90Off =
+                readvOff.stream().mapToDouble(FioReadv.Result::p90Micros).sum();
+        System.out.println();
+        System.out.printf(
+                "translator on vs off on fio readv: %.3f× the reads/s, %.3f× the p90%n",
+                iopsOn / iopsOff, p90On / p90Off);
+    }
+
+    /** Replays of one mode summed: all their latencies in one histogram, their requests and time. */
+    private static final class Totals {
+        final Histogram latencies = new Histogram(3_600_000_000L, 3);
+        long requests;
+        double seconds;
+
+        void replay(List<TraceRequest> requests, Replayer.Disk disk, double rate) throws IOException {
+            Replayer.Result r = Replayer.run(requests, disk, n -> {}, latencies, rate);
+            this.requests += r.requests();
+            this.seconds += r.seconds();
+        }
+
+        double requestsPerSecond() {
+            return requests / seconds;
+        }
+
+        long percentile(double p) {
+            return latencies.getValueAtPercentile(p);
+        }
+    }
+
+    private static String row(String mode, String interference, Totals r, Totals alone) {
         return String.format(
                 "| %s | %s | %,.0f | %,d | %,d | %,d | %.2f |",
                 mode,
                 interference,
                 r.requestsPerSecond(),
-                r.p50Micros(),
-                r.p90Micros(),
-                r.p99Micros(),
-                (double) r.p90Micros() / alone.p90Micros());
+                r.percentile(50),
+                r.percentile(90),
+                r.percentile(99),
+                (double) r.percentile(90) / alone.percentile(90));
     }
 
     private static String loadAverage() {
@@ -162,7 +313,7 @@ public final class VirtCacheBench implements Callable<Integer> {
         }
     }
 
-    /** One victim disk: plain libgfapi, or a VirtCache client redirecting hot reads and writes, or writes only. */
+    /** One victim disk: plain libgfapi (with or without Gluster's caches), or a VirtCache client redirecting hot reads and writes, or writes only. */
     private static final class Victim implements Replayer.Disk {
         final String mode;
         final GlusterVolume primary;
@@ -182,7 +333,7 @@ public final class VirtCacheBench implements Callable<Integer> {
             try (GlusterFile f = primary.create(path)) {
                 f.truncate(DISK_BYTES);
             }
-            if (mode.equals("plain libgfapi")) {
+            if (mode.equals(PLAIN) || mode.equals(CACHED)) {
                 return new Victim(mode, primary, path, primary.open(path, true), null);
             }
             return new Victim(mode, primary, path, null, VirtCacheClient.open(primary, log, path, B));
@@ -193,7 +344,7 @@ public final class VirtCacheBench implements Callable<Integer> {
             if (client != null) {
                 primary.setxattr(path, "trusted.virtcache.rotate", new byte[] {'1'});
                 client.refreshHotBlocks();
-                if (mode.equals("write off-loading only")) {
+                if (mode.equals(OFFLOAD)) {
                     client.disk().setHotBlocks(b -> false);
                 }
             }

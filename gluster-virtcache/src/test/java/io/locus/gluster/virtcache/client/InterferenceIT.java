@@ -99,7 +99,7 @@ class InterferenceIT {
             return number(s, "evaluations") >= 2 && number(s, "low_load_samples") >= 5;
         });
         assertEquals(RedirectState.NORMAL, client.state(), "alone, the victim stays on its primary: " + state());
-        // At least once each: a write forgets a logged copy and the next hot read logs the block again.
+        // The data logger copied each hot block to the log in the background.
         assertTrue(
                 client.disk().loggedOnRead() >= HOT_BLOCKS,
                 "hot reads copied their blocks to the log: " + client.disk().loggedOnRead());
@@ -146,7 +146,7 @@ class InterferenceIT {
     /**
      * One request of the victim: 4 KiB reads of its hot blocks, every fourth followed by a 3 KiB write to its cold
      * part, mirrored into the model. Writes stay off the hot blocks because a write while normal forgets a block's
-     * logged copy and only a read while normal logs it again: a hot block written just before the redirection would
+     * logged copy and only the next filter lets it be logged again: a hot block written before the redirection would
      * be read from the primary, as designed, and the count of reads served by the log would depend on timing.
      */
     private void victimStep(VirtCacheClient client) throws Exception {

@@ -11,9 +11,11 @@ final class MemoryStores {
         private byte[] durable = new byte[0];
         private byte[] current = new byte[0];
         int flushes;
+        int reads;
 
         @Override
         public synchronized byte[] read(long offset, int length) {
+            reads++;
             if (offset >= current.length) {
                 return new byte[0];
             }
@@ -48,6 +50,8 @@ final class MemoryStores {
     static final class Log implements Journal {
         private final ByteArrayOutputStream all = new ByteArrayOutputStream();
         private int durableLength;
+        int syncs;
+        int replacements;
 
         @Override
         public synchronized void append(byte[] record) {
@@ -57,6 +61,7 @@ final class MemoryStores {
         @Override
         public synchronized void sync() {
             durableLength = all.size();
+            syncs++;
         }
 
         @Override
@@ -65,11 +70,11 @@ final class MemoryStores {
         }
 
         @Override
-        public synchronized void truncate(long length) {
-            byte[] bytes = all.toByteArray();
+        public synchronized void replace(byte[] contents) {
             all.reset();
-            all.write(bytes, 0, (int) length);
-            durableLength = (int) length;
+            all.writeBytes(contents);
+            durableLength = contents.length;
+            replacements++;
         }
 
         /** The process died mid-append: unsynced records are lost but for {@code tornBytes} of the first one. */

@@ -6,11 +6,15 @@ import java.util.Random;
 
 /**
  * A child JVM for {@link VirtCacheClientIT}: opens a disk through VirtCache, redirects it, and writes region after
- * region, printing {@code ACK <i>} once write i returned, until it is killed.
+ * region, printing {@code ACK <i>} once write i returned and, after every few writes, {@code FLUSHED <i>} once a
+ * flush covering writes 0 to i returned, until it is killed.
  *
- * <p>Arguments: server, primary volume, log volume, gfapi log file, disk path, block size, region bytes, regions.
+ * <p>Arguments: server, primary volume, log volume, gfapi log file, disk path, block size, region bytes, regions,
+ * writes per flush.
  */
 public final class RedirectedWriter {
+    static final int FLUSH_EVERY = 4;
+
     private RedirectedWriter() {}
 
     /** The bytes of region {@code i}, which the parent recomputes to check. */
@@ -27,6 +31,7 @@ public final class RedirectedWriter {
         int blockSize = Integer.parseInt(args[5]);
         int regionBytes = Integer.parseInt(args[6]);
         int regions = Integer.parseInt(args[7]);
+        int flushEvery = Integer.parseInt(args[8]);
         GlusterVolume primary = GlusterVolume.connect(server, args[1], gfapiLog);
         GlusterVolume log = GlusterVolume.connect(server, args[2], gfapiLog);
         VirtCacheClient client = VirtCacheClient.open(primary, log, path, blockSize);
@@ -38,6 +43,11 @@ public final class RedirectedWriter {
             client.write((long) i * regionBytes, region(i, regionBytes));
             System.out.println("ACK " + i);
             System.out.flush();
+            if (i % flushEvery == flushEvery - 1) {
+                client.flush();
+                System.out.println("FLUSHED " + i);
+                System.out.flush();
+            }
         }
         System.out.println("DONE");
         System.out.flush();

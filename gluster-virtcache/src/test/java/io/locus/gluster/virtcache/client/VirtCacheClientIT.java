@@ -87,9 +87,13 @@ class VirtCacheClientIT {
         HotBlockFilter hot = client.refreshHotBlocks();
         assertEquals(8, hot.inserted(), hot.toString());
 
-        // NORMAL: hot reads copy their blocks to the log.
+        // NORMAL: hot reads are served by the primary, and the data logger copies their blocks to the log.
         for (int b = 0; b < 8; b++) {
             client.read((long) b * B + 100, 100);
+        }
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (client.disk().loggedOnRead() < 8 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
         }
         assertEquals(8, client.disk().loggedOnRead());
         assertTrue(logFixture.brickOf("/disk.img.vclog") >= 0, "the shadow image is on the log volume's brick");
@@ -119,7 +123,9 @@ class VirtCacheClientIT {
         assertArrayEquals(before, readFile(primary, "/disk.img"), "the primary is untouched while redirected");
         assertEquals(3, client.disk().dirtyBlocks());
 
-        // The client is dropped without close, as a killed process would be; a new one replays the journal.
+        // The VM's flush makes them durable; then the client is dropped without close, as a killed process would be,
+        // and a new one replays the journal.
+        client.flush();
         VirtCacheClient next = VirtCacheClient.open(primary, logVolume, "/disk.img", B);
         assertEquals(RedirectState.DRAINING, next.state(), "dirty blocks force a drain");
         assertArrayEquals(model, next.read(0, model.length), "no acknowledged write lost");
@@ -135,14 +141,16 @@ class VirtCacheClientIT {
     }
 
     @Test
-    void jvmKilledMidRedirect_losesNoAcknowledgedWrite() throws Exception {
+    void jvmKilledMidRedirect_keepsEveryFlushedWrite_andNothingComesBackCorrupted() throws Exception {
         int regionBytes = 3000;
         int regions = (BLOCKS * B) / regionBytes;
         writeFile(primary, "/killed.img", new byte[BLOCKS * B]);
         Path childLog = primaryFixture.directory().resolve("redirected-writer-gfapi.log");
         Path childErr = primaryFixture.directory().resolve("redirected-writer.err");
-        ProcessBuilder pb = new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        java.util.List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(io.locus.fixture.HostProcess.privateTmpJvmOption());
+        command.addAll(java.util.List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
                 RedirectedWriter.class.getName(),
@@ -153,10 +161,13 @@ class VirtCacheClientIT {
                 "/killed.img",
                 Integer.toString(B),
                 Integer.toString(regionBytes),
-                Integer.toString(regions));
+                Integer.toString(regions),
+                Integer.toString(RedirectedWriter.FLUSH_EVERY)));
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.redirectError(childErr.toFile());
         Process child = pb.start();
         int acked = -1;
+        int flushed = -1;
         try (java.io.BufferedReader out = new java.io.BufferedReader(
                 new java.io.InputStreamReader(child.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
             long deadline = System.nanoTime() + 120_000_000_000L;
@@ -164,42 +175,65 @@ class VirtCacheClientIT {
             while ((line = out.readLine()) != null && System.nanoTime() < deadline) {
                 if (line.startsWith("ACK ")) {
                     acked = Integer.parseInt(line.substring(4));
-                    if (acked >= 40) {
-                        // Mid-stream: the next write is in flight or about to be.
-                        child.destroyForcibly();
-                        break;
-                    }
+                } else if (line.startsWith("FLUSHED ")) {
+                    flushed = Integer.parseInt(line.substring(8));
+                }
+                if (flushed >= 40 && acked >= flushed + 2) {
+                    // Mid-stream: writes after the last flush are acknowledged, the next is in flight or about to be.
+                    child.destroyForcibly();
+                    break;
                 }
             }
             assertTrue(child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "child ended");
         } finally {
             child.destroyForcibly();
         }
-        assertTrue(acked >= 40, "child acknowledged " + acked + " writes; its stderr: " + Files.readString(childErr));
+        assertTrue(
+                flushed >= 40 && acked > flushed,
+                "child acknowledged " + acked + " writes and flushed " + flushed + "; its stderr: "
+                        + Files.readString(childErr));
 
+        VirtCacheClient.JournalSummary left = VirtCacheClient.inspect(logVolume, "/killed.img");
         VirtCacheClient next = VirtCacheClient.open(primary, logVolume, "/killed.img", B);
         assertEquals(RedirectState.DRAINING, next.state(), "the killed client left dirty blocks");
-        for (int i = 0; i <= acked; i++) {
-            assertArrayEquals(
-                    RedirectedWriter.region(i, regionBytes),
-                    next.read((long) i * regionBytes, regionBytes),
-                    "acknowledged region " + i + " of " + acked);
-        }
-        // The write in flight may or may not have landed; nothing after it was ever written.
-        long untouched = (long) (acked + 2) * regionBytes;
-        assertArrayEquals(
-                new byte[(int) (BLOCKS * B - untouched)], next.read(untouched, (int) (BLOCKS * B - untouched)));
+        VirtCacheClient.JournalSummary compacted = VirtCacheClient.inspect(logVolume, "/killed.img");
+        assertEquals(left.dirtyBlocks(), compacted.dirtyBlocks(), "the reopened journal names the same dirty blocks");
+        assertEquals(
+                compacted.loggedBlocks() + 1,
+                compacted.records(),
+                "rewritten at open: OPENED and one record per logged block (" + left.records() + " records before)");
+        assertTrue(left.records() > compacted.records(), left + " then " + compacted);
+        assertRegions(next.read(0, BLOCKS * B), regionBytes, acked, flushed, "after the restart");
         while (next.state() == RedirectState.DRAINING) {
             next.drain(8);
         }
-        byte[] drained = readFile(primary, "/killed.img");
-        for (int i = 0; i <= acked; i++) {
+        assertRegions(readFile(primary, "/killed.img"), regionBytes, acked, flushed, "on the primary after draining");
+        next.close();
+    }
+
+    /**
+     * Regions up to {@code flushed} hold their bytes; each byte of a region acknowledged after the last flush (or the
+     * one in flight) holds its old value, zero, or its new one; nothing after that was ever written.
+     */
+    private static void assertRegions(byte[] disk, int regionBytes, int acked, int flushed, String when) {
+        for (int i = 0; i <= flushed; i++) {
             assertArrayEquals(
                     RedirectedWriter.region(i, regionBytes),
-                    slice(drained, i * regionBytes, regionBytes),
-                    "region " + i + " on the primary after draining");
+                    slice(disk, i * regionBytes, regionBytes),
+                    "region " + i + ", flushed (flushes up to region " + flushed + "), " + when);
         }
-        next.close();
+        for (int i = flushed + 1; i <= acked + 1 && (long) (i + 1) * regionBytes <= disk.length; i++) {
+            byte[] written = RedirectedWriter.region(i, regionBytes);
+            for (int k = 0; k < regionBytes; k++) {
+                byte got = disk[i * regionBytes + k];
+                if (got != 0 && got != written[k]) {
+                    throw new AssertionError("region " + i + " byte " + k + " is " + got + " (expected: 0 or "
+                            + written[k] + "), " + when);
+                }
+            }
+        }
+        int untouched = (acked + 2) * regionBytes;
+        assertArrayEquals(new byte[disk.length - untouched], slice(disk, untouched, disk.length - untouched), when);
     }
 
     @Test
@@ -292,6 +326,8 @@ class VirtCacheClientIT {
                         "--log-volume",
                         logFixture.name(),
                         "--port",
+                        "0",
+                        "--poll-ms",
                         "0");
         try {
             int port = serving.port();
@@ -337,6 +373,39 @@ class VirtCacheClientIT {
         assertEquals(0x22, disk[(1 << 20) + 4096] & 0xff);
         assertEquals(0x33, disk[2 << 20] & 0xff);
         assertEquals(0x44, disk[3 << 20] & 0xff);
+    }
+
+    @Test
+    void nbdExport_pollsTheBricksVerdict_andAtLowLoadStaysOnThePrimary() throws Exception {
+        writeFile(primary, "/polled-nbd.img", new byte[1 << 20]);
+        io.locus.gluster.virtcache.cli.VirtCacheCommand.Serving serving =
+                io.locus.gluster.virtcache.cli.VirtCacheCommand.serveInBackground(
+                        "--server",
+                        primaryFixture.server(),
+                        "--volume",
+                        primaryFixture.name(),
+                        "--file",
+                        "/polled-nbd.img",
+                        "--log-volume",
+                        logFixture.name(),
+                        "--port",
+                        "0",
+                        "--poll-ms",
+                        "50");
+        try {
+            int port = serving.port();
+            qemuIo(port, "write -P 0x66 0 64k", "read -P 0x66 0 64k", "flush");
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (serving.polls() < 5 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(serving.polls() >= 5, "polls: " + serving.polls());
+            assertEquals(RedirectState.NORMAL, serving.client().state(), "alone, the export stays on its primary");
+            qemuIo(port, "read -P 0x66 0 64k");
+        } finally {
+            serving.stop();
+        }
+        assertEquals(0x66, readFile(primary, "/polled-nbd.img")[0] & 0xff);
     }
 
     private static void qemuIo(int port, String... commands) throws Exception {

@@ -4,16 +4,12 @@ import io.locus.fixture.HostProcess;
 import io.locus.gluster.fixture.GlusterVolume;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
  * A competing workload on a brick: fio with its libgfapi engine, 4 jobs of 64 KiB random reads and writes with
  * O_DIRECT on a 64 MiB file of the volume, until stopped. DHT places a file by its name, so on a volume of more than
  * one brick the caller checks with {@link GlusterVolume#brickOf} that it shares the victim's brick.
- *
- * <p>fio's engine logs to a fixed /tmp path: it runs in a mount namespace of its own whose /tmp is this run's
- * temporary directory, so nothing lands outside the build's directory.
  */
 public final class FioInterferer implements AutoCloseable {
     public static final String DESCRIPTION =
@@ -34,31 +30,19 @@ public final class FioInterferer implements AutoCloseable {
      */
     public static FioInterferer start(GlusterVolume volume, String file, long boundNanos)
             throws IOException, InterruptedException {
-        Path tmp = HostProcess.privateTmp()
-                .orElse(volume.directory().resolve("tmp"))
-                .toAbsolutePath();
-        Files.createDirectories(tmp);
-        List<String> command = List.of(
-                "unshare",
-                "--mount",
-                "sh",
-                "-c",
-                "mount --bind \"$0\" /tmp && exec \"$@\"",
-                tmp.toString(),
-                "fio",
-                "--name=interferer",
-                "--ioengine=gfapi",
-                "--volume=" + volume.name(),
-                "--brick=" + volume.server(),
-                "--filename=" + file.substring(1),
-                "--size=64m",
-                "--bs=64k",
-                "--rw=randrw",
-                "--direct=1",
-                "--numjobs=4",
-                "--thread",
-                "--time_based",
-                "--runtime=600");
+        List<String> command = Fio.command(
+                volume,
+                "interferer",
+                file,
+                List.of(
+                        "--size=64m",
+                        "--bs=64k",
+                        "--rw=randrw",
+                        "--direct=1",
+                        "--numjobs=4",
+                        "--thread",
+                        "--time_based",
+                        "--runtime=600"));
         FioInterferer f = new FioInterferer(
                 HostProcess.start("fio-interferer", command, volume.directory().resolve("fio-interferer.log")));
         long deadline = System.nanoTime() + boundNanos;
@@ -78,12 +62,7 @@ public final class FioInterferer implements AutoCloseable {
 
     /** The last 20 lines of fio's output. */
     public String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(fio.log());
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
+        return Fio.tail(fio.log());
     }
 
     @Override

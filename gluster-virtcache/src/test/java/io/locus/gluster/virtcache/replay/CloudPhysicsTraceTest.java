@@ -72,6 +72,32 @@ class CloudPhysicsTraceTest {
         assertArrayEquals(Replayer.dataOf(w), Replayer.dataOf(w));
     }
 
+    @Test
+    void openLoopReplay_issuesEveryRequestInOrder_andRefusesABadRate() throws IOException {
+        List<TraceRequest> requests = CloudPhysicsTrace.read(TRACE, 200, 1L << 24);
+        List<Long> offsets = new java.util.ArrayList<>();
+        Replayer.Disk disk = new Replayer.Disk() {
+            @Override
+            public byte[] read(long offset, int length) {
+                offsets.add(offset);
+                return new byte[length];
+            }
+
+            @Override
+            public void write(long offset, byte[] data) {
+                offsets.add(offset);
+            }
+        };
+        org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(3_600_000_000L, 3);
+        Replayer.Result r = Replayer.run(requests, disk, n -> {}, h, 1e6);
+        assertEquals(200, r.requests());
+        assertEquals(200, h.getTotalCount(), "one latency per request");
+        assertEquals(requests.stream().map(TraceRequest::offset).toList(), offsets);
+        IllegalArgumentException bad =
+                assertThrows(IllegalArgumentException.class, () -> Replayer.run(requests, disk, n -> {}, h, -5));
+        assertEquals("rate -5.0 requests/s (expected: a finite value >= 0)", bad.getMessage());
+    }
+
     private static void assertMessage(Path dir, String content, String expected) throws IOException {
         Path f = dir.resolve("t.csv");
         Files.writeString(f, content);

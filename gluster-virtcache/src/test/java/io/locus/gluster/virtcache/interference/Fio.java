@@ -1,0 +1,52 @@
+package io.locus.gluster.virtcache.interference;
+
+import io.locus.fixture.HostProcess;
+import io.locus.gluster.fixture.GlusterVolume;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * fio's command line for a job with its libgfapi engine on a file of a volume. fio's engine logs to a fixed /tmp path:
+ * the command runs fio in a mount namespace of its own whose /tmp is this run's temporary directory, so nothing lands
+ * outside the build's directory.
+ */
+final class Fio {
+    private Fio() {}
+
+    /** The command for job {@code name} on {@code file} (a path in the volume) with the job's own options. */
+    static List<String> command(GlusterVolume volume, String name, String file, List<String> options)
+            throws IOException {
+        Path tmp = HostProcess.privateTmp()
+                .orElse(volume.directory().resolve("tmp"))
+                .toAbsolutePath();
+        Files.createDirectories(tmp);
+        List<String> command = new ArrayList<>(List.of(
+                "unshare",
+                "--mount",
+                "sh",
+                "-c",
+                "mount --bind \"$0\" /tmp && exec \"$@\"",
+                tmp.toString(),
+                "fio",
+                "--name=" + name,
+                "--ioengine=gfapi",
+                "--volume=" + volume.name(),
+                "--brick=" + volume.server(),
+                "--filename=" + file.substring(1)));
+        command.addAll(options);
+        return command;
+    }
+
+    /** The last 20 lines of a log. */
+    static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+}
