@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * The in-proxy cache's side of the deadline path (DEADLINES.md, "In the proxy"): classic {@code get} and {@code mg}
  * reads answered from the local cache, and on a miss the fill {@code mg <key> v f t} whose value is stored and turned
  * into the client's reply. Misses of one key wait for a fill already in flight (single-flight, {@link FillInFlight}).
- * Which backend a fill goes to and how it is scheduled is the {@link FillPath}'s business, not this class's.
+ * Which backend a fill goes to and how it is scheduled is the {@link DeadlineRouter}'s business, not this class's.
  *
  * <p>Confined to its event loop, like the {@link DeadlineHandler} that owns it.
  */
@@ -34,14 +34,14 @@ final class CachedReads {
     private final LocalCache cache;
     private final DeadlineServices services;
     private final ProxyStats stats;
-    private final FillPath path;
+    private final DeadlineRouter router;
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
 
-    CachedReads(LocalCache cache, DeadlineServices services, FillPath path) {
+    CachedReads(LocalCache cache, DeadlineServices services, DeadlineRouter router) {
         this.cache = cache;
         this.services = services;
         this.stats = services.stats();
-        this.path = path;
+        this.router = router;
     }
 
     /** Fills in flight on this I/O thread, by key. */
@@ -68,7 +68,7 @@ final class CachedReads {
         ProxyRequest fr = new ProxyRequest(
                 mg, new Resolution(r.tenant(), d, FILL_FLAGS), origin.arrivalNanos(), origin.connectionId());
         long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
-        FillPath.Route route = path.route(fr, key);
+        DeadlineRouter.Fill route = router.routeFill(fr, key);
         FillInFlight self = new FillInFlight(version, route.deadlineNanos());
         if (running == null || running.version() != version || !running.dueNoLaterThan(self.deadlineNanos())) {
             fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
