@@ -14,7 +14,6 @@ import io.locus.memcached.schedule.TicketRequest;
 import io.locus.memcached.stats.ProxyStats;
 import io.locus.memcached.stats.TenantMetrics;
 import io.locus.memcached.tenant.Deadline;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -76,7 +75,7 @@ final class DeadlineRouter {
 
     /** {@link RequestHandler#readCopies}, asked only of a handler that places keys itself. */
     private int[] copiesOf(byte[] key) {
-        return backends.placesKeys() ? backends.readCopies(new String(key, StandardCharsets.ISO_8859_1)) : null;
+        return backends.placesKeys() ? backends.readCopies(key) : null;
     }
 
     /** The backend owning all of the request's keys, or -1 if they span several. */
@@ -158,9 +157,9 @@ final class DeadlineRouter {
      * The backend and ticket of a cache fill: a copy chosen like any single-key read, else the key's ring server; the
      * fill is an internal request (not counted as a client's meta request). Nothing is sent until {@link Fill#send}.
      */
-    Fill routeFill(ProxyRequest fr, String key) {
+    Fill routeFill(ProxyRequest fr, byte[] key) {
         int[] copies = backends.readCopies(key);
-        int backend = copies == null ? services.ring().serverFor(LocalCache.bytes(key)) : readBackend(fr, copies);
+        int backend = copies == null ? services.ring().serverFor(key) : readBackend(fr, copies);
         TicketRequest tr = order.ticketRequest(fr, TicketRequest.Kind.READ, backend, services.nominalMicros());
         long due = fr.resolution().deadline().bestEffort() ? Long.MAX_VALUE : tr.arrivalNanos() + tr.deadlineNanos();
         return new Fill(fr, backend, copies != null, tr, due);
