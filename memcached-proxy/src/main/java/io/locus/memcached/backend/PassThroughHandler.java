@@ -52,18 +52,7 @@ public final class PassThroughHandler implements RequestHandler {
                     List<String> flags = pr.resolution().forwardedFlags();
                     int owner = pool.indexForMeta(req.keyBytes(), flags);
                     ReplyFormat format = req.quiet() ? ReplyFormat.UNTIL_MN : ReplyFormat.META;
-                    ByteBuf wire;
-                    if (flags.size() == req.args().size() - (req.command() == Command.MS ? 2 : 1)) {
-                        wire = RequestWriter.forward(alloc, req, req.quiet()); // no hint token to remove
-                    } else {
-                        List<String> args = new ArrayList<>();
-                        args.add(req.key());
-                        if (req.command() == Command.MS) {
-                            args.add(req.args().get(1));
-                        }
-                        args.addAll(flags);
-                        wire = RequestWriter.write(alloc, req.command().word(), args, req.data(), req.quiet());
-                    }
+                    ByteBuf wire = RequestWriter.forwardMeta(alloc, req, flags, req.quiet());
                     forward(owner, wire, format, reply, false, pr.connectionId());
                 }
                 default -> {
@@ -148,21 +137,22 @@ public final class PassThroughHandler implements RequestHandler {
                             affinity);
             return;
         }
-        List<String> keys = req.keys(); // a multi-get's items are matched to its keys by name
-        List<String> prefix = req.args().subList(0, req.args().size() - keys.size()); // gat's exptime
+        // The items are matched to the keys' bytes, which outlive the request (released once the parts are written).
+        byte[][] keys = new byte[keyCount][];
+        ByteBuf prefix = keyCount < req.argCount() ? req.argSlice(0) : null; // gat's exptime
+        int prefixBytes = prefix == null ? 0 : prefix.readableBytes();
         // One part per backend, split further so no forwarded line exceeds MAX_PART_LINE_BYTES.
         Map<Integer, Integer> openPart = new LinkedHashMap<>();
         List<Part> parts = new ArrayList<>();
-        int[] partOfKey = new int[keys.size()];
-        for (int i = 0; i < keys.size(); i++) {
+        int[] partOfKey = new int[keyCount];
+        for (int i = 0; i < keyCount; i++) {
             ByteBuf key = req.keySlice(i);
-            int backend = pool.indexFor(req.keyBytes(i));
+            keys[i] = req.keyBytes(i);
+            int backend = pool.indexFor(keys[i]);
             Integer p = openPart.get(backend);
             if (p == null || parts.get(p).lineBytes + key.readableBytes() + 1 > MAX_PART_LINE_BYTES) {
                 p = parts.size();
-                parts.add(new Part(
-                        backend,
-                        req.command().word().length() + String.join(" ", prefix).length() + 3));
+                parts.add(new Part(backend, req.command().word().length() + prefixBytes + 3));
                 openPart.put(backend, p);
             }
             parts.get(p).keys.add(key);
@@ -212,13 +202,13 @@ public final class PassThroughHandler implements RequestHandler {
 
     /** Collects the replies of one multi-get's parts and reassembles the items in key order. */
     private final class MultiGet {
-        private final List<String> keys;
+        private final byte[][] keys;
         private final int[] partOfKey;
         private final List<Part> parts;
         private final ReplySink reply;
         private int pending;
 
-        MultiGet(List<String> keys, int[] partOfKey, List<Part> parts, ReplySink reply) {
+        MultiGet(byte[][] keys, int[] partOfKey, List<Part> parts, ReplySink reply) {
             this.keys = keys;
             this.partOfKey = partOfKey;
             this.parts = parts;
@@ -262,12 +252,12 @@ public final class PassThroughHandler implements RequestHandler {
                 countHits(only.reply.items().size());
                 return only.reply.bytes().retain();
             }
-            CompositeByteBuf out = alloc.compositeBuffer(keys.size() + 1);
+            CompositeByteBuf out = alloc.compositeBuffer(keys.length + 1);
             int hits = 0;
-            for (int i = 0; i < keys.size(); i++) {
+            for (int i = 0; i < keys.length; i++) {
                 Part p = parts.get(partOfKey[i]);
                 List<BackendReply.Item> items = p.reply.items();
-                if (p.cursor < items.size() && items.get(p.cursor).key().equals(keys.get(i))) {
+                if (p.cursor < items.size() && p.reply.itemKeyIs(items.get(p.cursor), keys[i])) {
                     out.addComponent(
                             true, p.reply.itemSlice(items.get(p.cursor)).retain());
                     p.cursor++;
@@ -280,7 +270,7 @@ public final class PassThroughHandler implements RequestHandler {
         }
 
         private void countHits(int hits) {
-            PassThroughHandler.this.countHits(keys.size(), hits);
+            PassThroughHandler.this.countHits(keys.length, hits);
         }
     }
 

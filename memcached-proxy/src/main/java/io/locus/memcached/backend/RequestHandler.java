@@ -20,11 +20,11 @@ public interface RequestHandler {
      * are readable (hot-key replicas); or null if the handler does not place keys itself (the ring's owner then).
      * Lets the deadline scheduler, which wraps this handler, choose the copy predicted to finish first.
      */
-    default int[] readCopies(String key) {
+    default int[] readCopies(byte[] key) {
         return null;
     }
 
-    /** Whether {@link #readCopies} may answer anything but null; if not, callers need not make the key a string. */
+    /** Whether {@link #readCopies} may answer anything but null; if not, callers need not ask. */
     default boolean placesKeys() {
         return false;
     }

@@ -3,11 +3,11 @@ package io.locus.memcached.cache;
 import java.util.Arrays;
 
 /** A key as map key: the bytes (not copied, never modified) with a precomputed, well-mixed hash. */
-final class ByteKey {
+public final class ByteKey {
     private final byte[] bytes;
     private final int hash;
 
-    ByteKey(byte[] bytes) {
+    public ByteKey(byte[] bytes) {
         this.bytes = bytes;
         // Arrays.hashCode is weak in the low bits for short ASCII keys; a murmur3 finaliser spreads it so the
         // partition index (low bits) and HashMap buckets are balanced.
@@ -20,7 +20,7 @@ final class ByteKey {
         this.hash = h;
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return bytes;
     }
 

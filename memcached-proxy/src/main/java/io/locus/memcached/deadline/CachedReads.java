@@ -2,6 +2,7 @@ package io.locus.memcached.deadline;
 
 import io.locus.memcached.backend.ProxyRequest;
 import io.locus.memcached.backend.ReplySink;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.cache.CachedItem;
 import io.locus.memcached.cache.DeadlineCache;
 import io.locus.memcached.protocol.Command;
@@ -24,7 +25,7 @@ import java.util.function.Consumer;
  * The in-proxy cache's side of the deadline path (DEADLINES.md, "In the proxy"): classic {@code get} and {@code mg}
  * reads answered from the local cache, and on a miss the fill {@code mg <key> v f t} whose value is stored and turned
  * into the client's reply. Misses of one key wait for a fill already in flight (single-flight, {@link FillInFlight}).
- * Which backend a fill goes to and how it is scheduled is the {@link FillPath}'s business, not this class's.
+ * Which backend a fill goes to and how it is scheduled is the {@link DeadlineRouter}'s business, not this class's.
  *
  * <p>Confined to its event loop, like the {@link DeadlineHandler} that owns it.
  */
@@ -34,26 +35,26 @@ final class CachedReads {
     private final LocalCache cache;
     private final DeadlineServices services;
     private final ProxyStats stats;
-    private final FillPath path;
+    private final DeadlineRouter router;
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
 
-    CachedReads(LocalCache cache, DeadlineServices services, FillPath path) {
+    CachedReads(LocalCache cache, DeadlineServices services, DeadlineRouter router) {
         this.cache = cache;
         this.services = services;
         this.stats = services.stats();
-        this.path = path;
+        this.router = router;
     }
 
     /** Fills in flight on this I/O thread, by key. */
-    private final Map<String, FillInFlight> fills = new HashMap<>();
+    private final Map<ByteKey, FillInFlight> fills = new HashMap<>();
 
     /**
      * Sends the fill {@code mg <key> v f t} for a local miss and stores what comes back; or waits for a fill of the same
      * key already in flight on this thread when that one is due no later and no write to the key's stripe came between
      * (a write through the proxy bumps the version first, so a read after its own write never waits for an older fill).
      */
-    private void fill(String key, ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {
-        byte[] k = LocalCache.bytes(key);
+    private void fill(byte[] k, ProxyRequest origin, TenantMetrics.Counters counters, Consumer<FillResult> done) {
+        ByteKey key = new ByteKey(k);
         long version = cache.versionOf(k);
         Resolution r = origin.resolution();
         Deadline d = r.deadline();
@@ -64,11 +65,11 @@ final class CachedReads {
             services.fillsCoalesced().increment();
             return;
         }
-        MemcachedRequest mg = new MemcachedRequest(Command.MG, List.of(key, "v", "f", "t"), null, false);
+        MemcachedRequest mg = MemcachedRequest.withKey(alloc, Command.MG, k, FILL_FLAGS);
         ProxyRequest fr = new ProxyRequest(
                 mg, new Resolution(r.tenant(), d, FILL_FLAGS), origin.arrivalNanos(), origin.connectionId());
         long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
-        FillPath.Route route = path.route(fr, key);
+        DeadlineRouter.Fill route = router.routeFill(fr, k);
         FillInFlight self = new FillInFlight(version, route.deadlineNanos());
         if (running == null || running.version() != version || !running.dueNoLaterThan(self.deadlineNanos())) {
             fills.put(key, self); // the earliest-due current fill is the one later misses should wait for
@@ -82,7 +83,7 @@ final class CachedReads {
                 if (result.refusal() != null) {
                     // Refused or dropped for the fill's deadline; a waiter's own later deadline deserves its own
                     // decision.
-                    fill(key, w.origin(), w.counters(), w.done());
+                    fill(k, w.origin(), w.counters(), w.done());
                 } else {
                     w.done().accept(result);
                 }
@@ -139,19 +140,18 @@ final class CachedReads {
     /** A {@code mg} with the flags of {@link MetaGetFlags}: a hit from the cache, else one fill. */
     void metaGet(ProxyRequest pr, MeteredSink sink, MetaGetFlags flags) {
         stats.increment(ProxyStats.Counter.META_REQUESTS);
-        String key = pr.request().key();
-        byte[] k = pr.request().keyBytes();
+        byte[] key = pr.request().keyBytes();
         pr.request().release();
-        CachedItem item = cache.get(k, cacheDeadline(pr), pr.resolution().tenant());
+        CachedItem item = cache.get(key, cacheDeadline(pr), pr.resolution().tenant());
         if (item != null) {
             sink.counters().hits().increment();
-            sink.complete(metaHit(flags, key, item.clientFlags(), item.value()));
+            sink.complete(flags.hit(alloc, key, item.clientFlags(), item.value()));
             return;
         }
         sink.counters().misses().increment();
         fill(key, pr, sink.counters(), r -> {
             if (r.hit()) {
-                sink.complete(metaHit(flags, key, r.clientFlags(), r.value()));
+                sink.complete(flags.hit(alloc, key, r.clientFlags(), r.value()));
             } else if (r.failure() != null) {
                 sink.completeLine(r.failure());
             } else if (r.refusal() != null
@@ -165,14 +165,10 @@ final class CachedReads {
                 if (flags.quiet()) {
                     sink.completeSilently();
                 } else {
-                    sink.completeLine(flags.missLine(key));
+                    sink.complete(flags.miss(alloc, key));
                 }
             }
         });
-    }
-
-    private ByteBuf metaHit(MetaGetFlags flags, String key, int clientFlags, byte[] value) {
-        return ReplyWriter.meta(alloc, flags.hitLine(key, clientFlags, value.length), flags.value() ? value : null);
     }
 
     /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
@@ -191,17 +187,17 @@ final class CachedReads {
             sink.complete(reply);
             return;
         }
-        List<String> keys = req.keys(); // a miss or a multi-get: the fills and their bookkeeping go by name
-        byte[][] keyBytes = new byte[n][];
-        for (int i = 1; i < n; i++) {
-            keyBytes[i] = req.keyBytes(i);
+        // A miss or a multi-get: the keys' bytes outlive the request, which is released before the fills return.
+        byte[][] keys = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            keys[i] = req.keyBytes(i);
         }
         req.release();
         ClassicGet g = new ClassicGet(keys, sink, stats, services.classicRejectAsError());
         for (int i = 0; i < n; i++) {
             CachedItem item = i == 0
                     ? first
-                    : cache.get(keyBytes[i], deadline, pr.resolution().tenant());
+                    : cache.get(keys[i], deadline, pr.resolution().tenant());
             if (item != null) {
                 g.hit(i, item.value(), item.clientFlags());
                 sink.counters().hits().increment();
@@ -210,13 +206,13 @@ final class CachedReads {
                 g.miss(i);
             }
         }
-        List<Map.Entry<String, List<Integer>>> toFill = g.fillsToSend();
+        List<Map.Entry<ByteKey, List<Integer>>> toFill = g.fillsToSend();
         if (toFill.isEmpty()) {
             g.finish();
             return;
         }
-        for (Map.Entry<String, List<Integer>> e : toFill) {
-            fill(e.getKey(), pr, sink.counters(), r -> g.arrived(e.getValue(), r));
+        for (Map.Entry<ByteKey, List<Integer>> e : toFill) {
+            fill(e.getKey().bytes(), pr, sink.counters(), r -> g.arrived(e.getValue(), r));
         }
     }
 }

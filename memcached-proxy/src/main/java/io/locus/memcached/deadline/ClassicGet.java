@@ -1,5 +1,6 @@
 package io.locus.memcached.deadline;
 
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.protocol.ReplyWriter;
 import io.locus.memcached.schedule.RejectReason;
 import io.locus.memcached.stats.ProxyStats;
@@ -14,25 +15,28 @@ import java.util.Map;
  * order, and the reply once every fill came back (DESIGN.md). Owner thread only.
  */
 final class ClassicGet {
-    private final List<String> keys;
+    private final byte[][] keys;
     private final MeteredSink sink;
     private final byte[][] values;
     private final int[] flags;
-    private final Map<String, List<Integer>> missing = new LinkedHashMap<>();
+    private final Map<ByteKey, List<Integer>> missing = new LinkedHashMap<>();
     private int pending;
     private final ProxyStats stats;
     private final boolean rejectAsError;
     private String failure;
     private FillResult refusal;
 
-    /** {@code rejectAsError}: {@code classic.reject_mode} says a refused read answers {@code SERVER_ERROR}. */
-    ClassicGet(List<String> keys, MeteredSink sink, ProxyStats stats, boolean rejectAsError) {
+    /**
+     * @param keys the keys' bytes, in request order
+     * @param rejectAsError {@code classic.reject_mode} says a refused read answers {@code SERVER_ERROR}
+     */
+    ClassicGet(byte[][] keys, MeteredSink sink, ProxyStats stats, boolean rejectAsError) {
         this.keys = keys;
         this.sink = sink;
         this.stats = stats;
         this.rejectAsError = rejectAsError;
-        this.values = new byte[keys.size()][];
-        this.flags = new int[keys.size()];
+        this.values = new byte[keys.length][];
+        this.flags = new int[keys.length];
     }
 
     /** Key {@code i} was in the cache. */
@@ -43,11 +47,11 @@ final class ClassicGet {
 
     /** Key {@code i} is not in the cache; indexes of the same key share one fill. */
     void miss(int i) {
-        missing.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
+        missing.computeIfAbsent(new ByteKey(keys[i]), k -> new ArrayList<>()).add(i);
     }
 
     /** Once every key was looked up: the fills to send, one per distinct missing key with its indexes. */
-    List<Map.Entry<String, List<Integer>>> fillsToSend() {
+    List<Map.Entry<ByteKey, List<Integer>>> fillsToSend() {
         pending = missing.size();
         return new ArrayList<>(missing.entrySet());
     }
@@ -93,7 +97,7 @@ final class ClassicGet {
             }
         }
         stats.add(ProxyStats.Counter.GET_HITS, hits);
-        stats.add(ProxyStats.Counter.GET_MISSES, keys.size() - hits);
+        stats.add(ProxyStats.Counter.GET_MISSES, keys.length - hits);
         sink.complete(ReplyWriter.values(PooledByteBufAllocator.DEFAULT, keys, values, flags));
     }
 }

@@ -6,16 +6,8 @@ import io.locus.memcached.backend.RequestHandler;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.schedule.DeadlineScheduler;
-import io.locus.memcached.schedule.Decision;
-import io.locus.memcached.schedule.RejectReason;
-import io.locus.memcached.schedule.ReplicaChoice;
-import io.locus.memcached.schedule.Ticket;
-import io.locus.memcached.schedule.TicketListener;
 import io.locus.memcached.schedule.TicketRequest;
-import io.locus.memcached.stats.ProxyStats;
 import io.locus.memcached.stats.TenantMetrics;
-import io.locus.memcached.tenant.Deadline;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -38,7 +30,9 @@ import java.util.List;
  * spanning several backends without the cache, {@code flush_all} and base64 ({@code b}) meta keys bypass the
  * schedulers.
  *
- * <p>The cache hits and fills are {@link CachedReads}; this class routes and schedules, the fills included.
+ * <p>This class decides what a request is (a cached read, a forwarded read, a write, a broadcast) and drops the local
+ * copies a write touches; the cache hits and fills are {@link CachedReads}, and where a backend request goes and when
+ * is {@link DeadlineRouter}'s, for the fills too.
  *
  * <p>Confined to its event loop (the schedulers' owner thread, DESIGN.md, "Threads").
  */
@@ -46,16 +40,12 @@ public final class DeadlineHandler implements RequestHandler {
     private final RequestHandler backends;
     private final DeadlineServices services;
     private final LocalCache cache;
-    private final ProxyStats stats;
-    private final List<DeadlineScheduler<ScheduledRequest>> schedulers = new ArrayList<>();
     /** Keeps one client connection's requests to a backend in order through the schedulers. */
     private final ConnectionOrder order;
-    /** What a scheduled request needs when its ticket is dispatched or expires. */
-    private final ScheduledRequest.Host host;
-    /** Cache hits and fills; its fills come back through {@link #routeFill}. */
+    /** Backend, ticket and send, for client requests and the cache's fills alike. */
+    private final DeadlineRouter router;
+    /** Cache hits and fills. */
     private final CachedReads reads;
-
-    private final java.util.SplittableRandom random = new java.util.SplittableRandom();
 
     /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
     public static RequestHandler.Factory factory(DeadlineServices services) {
@@ -66,30 +56,14 @@ public final class DeadlineHandler implements RequestHandler {
         this.backends = backends;
         this.services = services;
         this.cache = services.cache();
-        this.stats = services.stats();
         this.order = new ConnectionOrder(services.ring().servers().size());
-        this.host = new ScheduledRequest.Host(backends, stats, order);
-        this.reads = new CachedReads(cache, services, this::routeFill);
-        TicketListener<ScheduledRequest> listener = new TicketListener<>() {
-            @Override
-            public void dispatch(Ticket<ScheduledRequest> ticket) {
-                ticket.payload().dispatch(ticket);
-            }
-
-            @Override
-            public void expired(Ticket<ScheduledRequest> ticket) {
-                ticket.payload().expired();
-            }
-        };
-        for (int i = 0; i < services.ring().servers().size(); i++) {
-            schedulers.add(
-                    new DeadlineScheduler<>(services.schedulerConfig(), services.levels(), System::nanoTime, listener));
-        }
+        this.router = new DeadlineRouter(backends, services, order);
+        this.reads = new CachedReads(cache, services, router);
     }
 
     /** The scheduler of backend {@code index}, for tests and {@code stats}; owner thread only. */
     public DeadlineScheduler<?> scheduler(int index) {
-        return schedulers.get(index);
+        return router.scheduler(index);
     }
 
     /**
@@ -111,7 +85,7 @@ public final class DeadlineHandler implements RequestHandler {
         MemcachedRequest req = pr.request();
         return switch (req.command().family()) {
             case BROADCAST -> true;
-            case RETRIEVAL -> !(req.command() == Command.GET && cache != null) && backendOfAll(req) < 0;
+            case RETRIEVAL -> !(req.command() == Command.GET && cache != null) && router.backendOfAll(req) < 0;
             case META -> pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b');
             default -> false;
         };
@@ -134,14 +108,7 @@ public final class DeadlineHandler implements RequestHandler {
                         keys.add(req.keyBytes(i));
                     }
                 }
-                if (cmd == Command.GET && req.keyCount() == 1) {
-                    int[] copies = copiesOf(req.keyBytes());
-                    if (copies != null) {
-                        forward(pr, sink, TicketRequest.Kind.READ, readBackend(pr, copies), keys, true);
-                        return;
-                    }
-                }
-                forward(pr, sink, TicketRequest.Kind.READ, backendOfAll(req), keys);
+                router.read(pr, sink, invalidating(sink, keys), cmd == Command.GET && req.keyCount() == 1);
             }
             case META -> {
                 List<String> flags = pr.resolution().forwardedFlags();
@@ -151,16 +118,26 @@ public final class DeadlineHandler implements RequestHandler {
                     reads.metaGet(pr, sink, mg);
                     return;
                 }
-                int backend = base64 ? -1 : ownerOf(req.keyBytes());
+                int backend = base64 ? -1 : router.ownerOf(req.keyBytes());
                 boolean writes = cmd == Command.MS
                         || cmd == Command.MD
                         || cmd == Command.MA
                         || (cmd == Command.MG && flags.stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0));
                 List<byte[]> keys = writes ? List.of(cacheKey(req.keyBytes(), base64)) : List.of();
-                forward(pr, sink, writes ? TicketRequest.Kind.WRITE : TicketRequest.Kind.READ, backend, keys);
+                router.forward(
+                        pr,
+                        sink,
+                        invalidating(sink, keys),
+                        writes ? TicketRequest.Kind.WRITE : TicketRequest.Kind.READ,
+                        backend);
             }
             case STORAGE, KEYED ->
-                forward(pr, sink, TicketRequest.Kind.WRITE, ownerOf(req.keyBytes()), List.of(req.keyBytes()));
+                router.forward(
+                        pr,
+                        sink,
+                        invalidating(sink, List.of(req.keyBytes())),
+                        TicketRequest.Kind.WRITE,
+                        router.ownerOf(req.keyBytes()));
             case BROADCAST -> {
                 if (cache != null) {
                     cache.clear();
@@ -169,6 +146,18 @@ public final class DeadlineHandler implements RequestHandler {
             }
             default -> backends.handle(pr, sink);
         }
+    }
+
+    /**
+     * Drops the local copies of {@code keys}, the cache keys a request writes, now and again once the backend answered
+     * (LocalCache's versions); the sink to send the request with.
+     */
+    private ReplySink invalidating(MeteredSink sink, List<byte[]> keys) {
+        if (cache == null || keys.isEmpty()) {
+            return sink;
+        }
+        keys.forEach(cache::invalidate);
+        return ReplySink.after(sink, () -> keys.forEach(cache::invalidate));
     }
 
     private static byte[] cacheKey(byte[] key, boolean base64) {
@@ -180,210 +169,5 @@ public final class DeadlineHandler implements RequestHandler {
             }
         }
         return key;
-    }
-
-    /**
-     * The backend a request for {@code key} goes to first: its virtual bucket's owner when the handler below places
-     * keys (balancing, Phase 3 moves), else the ring's. Schedule there, or the scheduler would model the wrong queue.
-     */
-    private int ownerOf(byte[] key) {
-        int[] copies = copiesOf(key);
-        return copies != null ? copies[0] : services.ring().serverFor(key);
-    }
-
-    /** {@link RequestHandler#readCopies}, asked only of a handler that places keys itself. */
-    private int[] copiesOf(byte[] key) {
-        return backends.placesKeys() ? backends.readCopies(new String(key, StandardCharsets.ISO_8859_1)) : null;
-    }
-
-    /**
-     * The backend for a single-key read given the backends that hold a readable copy ({@code copies}, the owner first):
-     * of two picked at random, the one whose scheduler predicts the earlier admitted finish (MicroFuge's replica choice
-     * [MicroFuge §4.1]; DESIGN.md, "Threads"; {@link ReplicaChoice}), or the owner if neither admits. Why random two
-     * and not all: the paper's power of two choices, which keeps the schedulers' model error from herding reads onto
-     * one copy. Only while none of the connection's requests waits in a scheduler queue: a queued write of the same
-     * connection has not begun yet, so no copy knows it is stale, and the read must follow it to the owner
-     * (per-connection order).
-     */
-    private int readBackend(ProxyRequest pr, int[] copies) {
-        if (copies.length == 1 || !services.scheduling() || order.hasQueued(pr.connectionId())) {
-            return copies[0];
-        }
-        List<Integer> all = new ArrayList<>(copies.length);
-        for (int c : copies) {
-            all.add(c);
-        }
-        List<Integer> two = ReplicaChoice.pickTwo(all, random);
-        List<DeadlineScheduler<ScheduledRequest>> candidates = new ArrayList<>(two.size());
-        for (int b : two) {
-            candidates.add(schedulers.get(b));
-        }
-        Deadline d = pr.resolution().deadline();
-        TicketRequest tr = new TicketRequest(
-                pr.resolution().tenant(),
-                TicketRequest.Kind.READ,
-                !d.bestEffort(),
-                pr.arrivalNanos(),
-                d.microsOr(services.nominalMicros()) * 1000);
-        ReplicaChoice.Choice<ScheduledRequest> choice = ReplicaChoice.choose(candidates, tr);
-        return choice.index() >= 0 ? two.get(choice.index()) : copies[0];
-    }
-
-    /** The backend owning all of the request's keys, or -1 if they span several. */
-    private int backendOfAll(MemcachedRequest req) {
-        int backend = -1;
-        for (int i = 0; i < req.keyCount(); i++) {
-            int b = ownerOf(req.keyBytes(i));
-            if (backend >= 0 && b != backend) {
-                return -1;
-            }
-            backend = b;
-        }
-        return backend;
-    }
-
-    /**
-     * Sends a client request to its backend through the scheduler; {@code invalidate} are the cache keys the request
-     * writes (dropped before sending and after the reply).
-     */
-    private void forward(
-            ProxyRequest pr, MeteredSink sink, TicketRequest.Kind kind, int backend, List<byte[]> invalidate) {
-        forward(pr, sink, kind, backend, invalidate, false);
-    }
-
-    /** As above; {@code routed}: a read whose {@code backend} was chosen among the key's copies ({@link #readBackend}). */
-    private void forward(
-            ProxyRequest pr,
-            MeteredSink sink,
-            TicketRequest.Kind kind,
-            int backend,
-            List<byte[]> invalidate,
-            boolean routed) {
-        ReplySink target = sink;
-        if (cache != null && !invalidate.isEmpty()) {
-            invalidate.forEach(cache::invalidate);
-            target = ReplySink.after(sink, () -> invalidate.forEach(cache::invalidate));
-        }
-        if (backend < 0) {
-            backends.handle(pr, target);
-            return;
-        }
-        boolean meta = pr.request().command().isMeta();
-        boolean quiet = pr.request().quiet();
-        submit(
-                pr,
-                backend,
-                routed,
-                order.ticketRequest(pr, kind, backend, services.nominalMicros()),
-                target,
-                sink.counters(),
-                false,
-                (reason, est) -> {
-                    sink.markRejected(true);
-                    if (meta) {
-                        if (services.metaRejectAsError()
-                                || reason == RejectReason.TENANT_QUOTA
-                                || reason == RejectReason.DEADLINE_EXCEEDED) {
-                            sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
-                        } else if (quiet) {
-                            sink.completeSilently();
-                        } else {
-                            sink.completeLine("EN");
-                        }
-                    } else if (services.classicRejectAsError()
-                            && reason != RejectReason.DEADLINE_EXCEEDED
-                            && reason != RejectReason.TENANT_QUOTA) {
-                        sink.completeLine("SERVER_ERROR " + reason.serverErrorText(est));
-                    } else {
-                        sink.completeLine("END");
-                    }
-                });
-    }
-
-    /** {@code routed}: send to {@code backend} even if it holds a copy rather than the owner's item. */
-    private void submit(
-            ProxyRequest pr,
-            int backend,
-            boolean routed,
-            TicketRequest tr,
-            ReplySink target,
-            TenantMetrics.Counters counters,
-            boolean internal,
-            ScheduledRequest.Refusal refusal) {
-        if (!services.scheduling()) {
-            // DLC alone: in arrival order straight to the backend connection, nothing refused, nothing reordered.
-            backends.handle(pr, target);
-            if (internal) {
-                stats.decrement(ProxyStats.Counter.META_REQUESTS); // a fill is not a client's meta request
-            }
-            return;
-        }
-        DeadlineScheduler<ScheduledRequest> scheduler = schedulers.get(backend);
-        ScheduledRequest p =
-                new ScheduledRequest(host, scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
-        Decision<ScheduledRequest> d = scheduler.offer(tr, p);
-        if (!d.admitted()) {
-            counters.rejected().increment();
-            backends.refusedRead(pr); // only reads are ever refused: writes are best-effort
-            maybeReissue(pr, backend, tr, d.reason(), counters);
-            pr.request().release();
-            refusal.refused(d.reason(), Math.max(0, (d.predictedFinishNanos() - System.nanoTime()) / 1000));
-            return;
-        }
-        if (d.ticket().state() == Ticket.State.QUEUED) {
-            p.markQueued();
-            counters.queued().incrementAndGet();
-            order.queued(pr.connectionId());
-        }
-    }
-
-    /**
-     * Re-issues a refused meta read as a best-effort background request whose reply is dropped, within the tenant's
-     * re-issue bucket ({@code reissue.rate}, {@code reissue.burst}; [MicroFuge §4.3]). Why: while admission refuses
-     * nearly every hard read, the latency model would otherwise see only the few best-effort completions and could stay
-     * pessimistic long after the backend recovered.
-     */
-    private void maybeReissue(
-            ProxyRequest pr, int backend, TicketRequest tr, RejectReason reason, TenantMetrics.Counters counters) {
-        if (!tr.hard()
-                || !pr.request().command().isMeta()
-                || reason == RejectReason.TENANT_QUOTA
-                || !services.levels().tryAcquireReissue(tr.tenant(), System.nanoTime())) {
-            return;
-        }
-        services.reissues().increment();
-        pr.request().retain();
-        ProxyRequest copy = new ProxyRequest(pr.request(), pr.resolution(), System.nanoTime(), pr.connectionId());
-        TicketRequest be = TicketRequest.bestEffortRead(tr.tenant(), copy.arrivalNanos(), TicketRequest.NO_DEADLINE);
-        ScheduledRequest p = new ScheduledRequest(
-                host, schedulers.get(backend), copy, -1, ReplySink.DISCARD, counters, true, (r, est) -> {});
-        Decision<ScheduledRequest> d = schedulers.get(backend).offer(be, p);
-        if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
-            p.markQueued();
-            counters.queued().incrementAndGet();
-            order.queued(copy.connectionId());
-        }
-    }
-
-    /**
-     * The backend and ticket of a cache fill: a copy chosen like any single-key read, else the key's ring server; the
-     * fill is an internal request (not counted as a client's meta request).
-     */
-    private FillPath.Route routeFill(ProxyRequest fr, String key) {
-        int[] copies = backends.readCopies(key);
-        int backend = copies == null ? services.ring().serverFor(LocalCache.bytes(key)) : readBackend(fr, copies);
-        TicketRequest tr = order.ticketRequest(fr, TicketRequest.Kind.READ, backend, services.nominalMicros());
-        long due = fr.resolution().deadline().bestEffort() ? Long.MAX_VALUE : tr.arrivalNanos() + tr.deadlineNanos();
-        return new FillPath.Route() {
-            @Override
-            public long deadlineNanos() {
-                return due;
-            }
-
-            @Override
-            public void send(ReplySink target, TenantMetrics.Counters counters, ScheduledRequest.Refusal refusal) {
-                submit(fr, backend, copies != null, tr, target, counters, true, refusal);
-            }
-        };
     }
 }

@@ -2,10 +2,9 @@ package io.locus.memcached.deadline;
 
 import io.locus.memcached.cache.CachedItem;
 import io.locus.memcached.cache.DeadlineCache;
-import java.nio.charset.StandardCharsets;
 
 /**
- * The proxy's use of the {@link DeadlineCache}: keys as the wire's ISO-8859-1 strings, TTLs capped by
+ * The proxy's use of the {@link DeadlineCache}: keys as the client's bytes, TTLs capped by
  * {@code local.max_ttl}, and fills that cannot resurrect a value a write already replaced.
  *
  * <p>Why the versions: a fill reads the backend, a write through another connection (or I/O thread) may change the
@@ -41,10 +40,6 @@ final class LocalCache {
 
     DeadlineCache dlc() {
         return dlc;
-    }
-
-    static byte[] bytes(String key) {
-        return key.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     private static int stripe(byte[] key) {

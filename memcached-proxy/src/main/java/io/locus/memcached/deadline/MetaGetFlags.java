@@ -1,5 +1,9 @@
 package io.locus.memcached.deadline;
 
+import io.locus.memcached.protocol.ReplyWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -12,6 +16,14 @@ import java.util.List;
  * {@code q} hides the {@code EN} of a miss, never a hit or an error.
  */
 final class MetaGetFlags {
+    private static final byte[] VA = {'V', 'A', ' '};
+    private static final byte[] HD = {'H', 'D'};
+    private static final byte[] EN = {'E', 'N'};
+    private static final byte[] F = {' ', 'f'};
+    private static final byte[] K = {' ', 'k'};
+    private static final byte[] S = {' ', 's'};
+    private static final byte[] CRLF = {'\r', '\n'};
+
     private final boolean value;
     private final boolean quiet;
     private final List<String> flags;
@@ -59,31 +71,56 @@ final class MetaGetFlags {
         return new MetaGetFlags(List.copyOf(flags), value, quiet);
     }
 
-    /** The status line of a hit, without {@code \r\n}: {@code VA <n> ...} or {@code HD ...}. */
-    String hitLine(String key, int clientFlags, int valueLength) {
-        StringBuilder sb = new StringBuilder(value ? "VA " + valueLength : "HD");
+    /**
+     * The reply to a hit: {@code VA <n> ...\r\n<data>\r\n} or {@code HD ...\r\n}, the key echoed as its bytes.
+     *
+     * @return a new buffer owned by the caller
+     */
+    ByteBuf hit(ByteBufAllocator alloc, byte[] key, int clientFlags, byte[] value) {
+        ByteBuf b = alloc.buffer(48 + key.length + (this.value ? value.length : 0));
+        if (this.value) {
+            b.writeBytes(VA);
+            ReplyWriter.writeDecimal(b, value.length);
+        } else {
+            b.writeBytes(HD);
+        }
         for (String f : flags) {
             switch (f.charAt(0)) {
-                case 'f' -> sb.append(" f").append(Integer.toUnsignedString(clientFlags));
-                case 'k' -> sb.append(" k").append(key);
-                case 's' -> sb.append(" s").append(valueLength);
-                case 'O' -> sb.append(' ').append(f);
+                case 'f' -> {
+                    b.writeBytes(F);
+                    ReplyWriter.writeDecimal(b, Integer.toUnsignedLong(clientFlags));
+                }
+                case 'k' -> b.writeBytes(K).writeBytes(key);
+                case 's' -> {
+                    b.writeBytes(S);
+                    ReplyWriter.writeDecimal(b, value.length);
+                }
+                case 'O' -> b.writeByte(' ').writeCharSequence(f, StandardCharsets.US_ASCII);
                 default -> {} // v and q are not echoed
             }
         }
-        return sb.toString();
+        b.writeBytes(CRLF);
+        if (this.value) {
+            b.writeBytes(value).writeBytes(CRLF);
+        }
+        return b;
     }
 
-    /** The line of a miss, without {@code \r\n}; callers send nothing when {@link #quiet}. */
-    String missLine(String key) {
-        StringBuilder sb = new StringBuilder("EN");
+    /**
+     * The reply to a miss, {@code EN ...\r\n}, the key echoed as its bytes; callers send nothing when {@link #quiet}.
+     *
+     * @return a new buffer owned by the caller
+     */
+    ByteBuf miss(ByteBufAllocator alloc, byte[] key) {
+        ByteBuf b = alloc.buffer(48 + key.length);
+        b.writeBytes(EN);
         for (String f : flags) {
             switch (f.charAt(0)) {
-                case 'k' -> sb.append(" k").append(key);
-                case 'O' -> sb.append(' ').append(f);
+                case 'k' -> b.writeBytes(K).writeBytes(key);
+                case 'O' -> b.writeByte(' ').writeCharSequence(f, StandardCharsets.US_ASCII);
                 default -> {}
             }
         }
-        return sb.toString();
+        return b.writeBytes(CRLF);
     }
 }

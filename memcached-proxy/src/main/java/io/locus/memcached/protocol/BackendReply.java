@@ -12,13 +12,15 @@ import java.util.List;
  */
 public final class BackendReply extends AbstractReferenceCounted {
     /**
-     * One {@code VALUE} item inside {@link #bytes()}.
+     * One {@code VALUE} item inside {@link #bytes()}; its key is read from there ({@link #itemKey}).
      *
-     * @param key the item's key
      * @param offset where its {@code VALUE} line starts, relative to the reader index of {@code bytes()}
      * @param length bytes up to and including the data block's {@code \r\n}
+     * @param keyLength bytes of its key, which starts after {@code VALUE }
      */
-    public record Item(String key, int offset, int length) {}
+    public record Item(int offset, int length, int keyLength) {}
+
+    private static final int KEY_OFFSET = "VALUE ".length();
 
     private final ByteBuf bytes;
     private final List<Item> items;
@@ -48,6 +50,25 @@ public final class BackendReply extends AbstractReferenceCounted {
     /** The item bytes ({@code VALUE} line and data block) as a slice sharing this reply's memory. */
     public ByteBuf itemSlice(Item item) {
         return bytes.slice(bytes.readerIndex() + item.offset(), item.length());
+    }
+
+    /** The item's key as the backend sent it, a slice sharing this reply's memory. */
+    public ByteBuf itemKey(Item item) {
+        return bytes.slice(bytes.readerIndex() + item.offset() + KEY_OFFSET, item.keyLength());
+    }
+
+    /** Whether the item's key is {@code key}, byte for byte. */
+    public boolean itemKeyIs(Item item, byte[] key) {
+        if (item.keyLength() != key.length) {
+            return false;
+        }
+        int from = bytes.readerIndex() + item.offset() + KEY_OFFSET;
+        for (int i = 0; i < key.length; i++) {
+            if (bytes.getByte(from + i) != key[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -121,8 +121,7 @@ public final class BackendResponseDecoder extends ByteToMessageDecoder {
             if (keyEnd < 0) {
                 throw new BackendProtocolException("VALUE line without flags: \"" + preview(in, pos) + "\"");
             }
-            String key = in.toString(keyStart, keyEnd - keyStart, StandardCharsets.ISO_8859_1);
-            items.add(new BackendReply.Item(key, pos - replyStart, after - pos));
+            items.add(new BackendReply.Item(pos - replyStart, after - pos, keyEnd - keyStart));
         }
         return after;
     }

@@ -1,6 +1,7 @@
 package io.locus.memcached.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.AbstractReferenceCounted;
@@ -69,8 +70,67 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
         this.verbatim = verbatim;
     }
 
+    /**
+     * A request the proxy builds, {@code <command> <key> <tail...>\r\n}, held as a line like a client's: its key stays
+     * the given bytes end to end and it is forwarded as written.
+     *
+     * @param key the key's bytes, copied
+     * @param tail the tokens after the key
+     */
+    public static MemcachedRequest withKey(ByteBufAllocator alloc, Command command, byte[] key, List<String> tail) {
+        String word = command.word();
+        int length = word.length() + 1 + key.length + 2;
+        for (String t : tail) {
+            length += t.length() + 1;
+        }
+        ByteBuf line = alloc.buffer(length);
+        int[] tokens = new int[2 * (1 + tail.size())];
+        line.writeCharSequence(word, StandardCharsets.ISO_8859_1);
+        line.writeByte(' ');
+        tokens[0] = line.writerIndex();
+        line.writeBytes(key);
+        tokens[1] = line.writerIndex();
+        for (int i = 0; i < tail.size(); i++) {
+            line.writeByte(' ');
+            tokens[2 * i + 2] = line.writerIndex();
+            line.writeCharSequence(tail.get(i), StandardCharsets.ISO_8859_1);
+            tokens[2 * i + 3] = line.writerIndex();
+        }
+        line.writeByte('\r').writeByte('\n');
+        return new MemcachedRequest(command, line, tokens, null, false, true);
+    }
+
     public Command command() {
         return command;
+    }
+
+    /** How many tokens follow the command word; {@link #args()} without making them strings. */
+    public int argCount() {
+        return tokenCount();
+    }
+
+    /** The tokens from the {@code from}-th on as ISO-8859-1 strings, the ones before left as bytes. */
+    public List<String> argsFrom(int from) {
+        int n = tokenCount();
+        if (from >= n) {
+            return List.of();
+        }
+        if (args != null) {
+            return args.subList(from, n);
+        }
+        List<String> a = new ArrayList<>(n - from);
+        for (int t = from; t < n; t++) {
+            a.add(token(t));
+        }
+        return a;
+    }
+
+    /** Token {@code i} after the command word as a slice of the client's line: not retained, valid while this is. */
+    public ByteBuf argSlice(int i) {
+        if (line == null) {
+            return Unpooled.wrappedBuffer(args.get(i).getBytes(StandardCharsets.ISO_8859_1));
+        }
+        return line.slice(line.readerIndex() + tokens[2 * i], tokens[2 * i + 1] - tokens[2 * i]);
     }
 
     /** The tokens after the command word, in order, unchanged, as ISO-8859-1 strings (made on the first call). */
@@ -146,11 +206,7 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
 
     /** Key {@code i} as a slice of the client's line: not retained, valid while this request is. */
     public ByteBuf keySlice(int i) {
-        int t = firstKeyToken() + i;
-        if (line == null) {
-            return Unpooled.wrappedBuffer(keyBytes(i));
-        }
-        return line.slice(line.readerIndex() + tokens[2 * t], tokens[2 * t + 1] - tokens[2 * t]);
+        return argSlice(firstKeyToken() + i);
     }
 
     /**

@@ -2,8 +2,6 @@ package io.locus.memcached.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /** Writes the replies the proxy answers itself (from its local cache) in memcached's text form, byte for byte. */
 public final class ReplyWriter {
@@ -17,29 +15,34 @@ public final class ReplyWriter {
      * A classic retrieval's reply: {@code VALUE <key> <flags> <bytes>\r\n<data>\r\n} for each key that has a value, in
      * request order, then {@code END\r\n}.
      *
-     * @param values the value of {@code keys.get(i)}, or null for a miss (no line)
-     * @param flags the client flags of {@code keys.get(i)}, printed unsigned
+     * @param keys the keys' bytes as the client sent them
+     * @param values the value of {@code keys[i]}, or null for a miss (no line)
+     * @param flags the client flags of {@code keys[i]}, printed unsigned
      * @return a new buffer owned by the caller
      */
-    public static ByteBuf values(ByteBufAllocator alloc, List<String> keys, byte[][] values, int[] flags) {
-        int size = 5;
-        for (int i = 0; i < keys.size(); i++) {
+    public static ByteBuf values(ByteBufAllocator alloc, byte[][] keys, byte[][] values, int[] flags) {
+        int size = END.length;
+        for (int i = 0; i < keys.length; i++) {
             if (values[i] != null) {
-                size += keys.get(i).length() + values[i].length + 40;
+                size += VALUE.length + keys[i].length + values[i].length + 26;
             }
         }
         ByteBuf out = alloc.buffer(size);
-        for (int i = 0; i < keys.size(); i++) {
+        for (int i = 0; i < keys.length; i++) {
             if (values[i] != null) {
-                out.writeCharSequence(
-                        "VALUE " + keys.get(i) + " " + Integer.toUnsignedString(flags[i]) + " " + values[i].length
-                                + "\r\n",
-                        StandardCharsets.ISO_8859_1);
-                out.writeBytes(values[i]).writeBytes(CRLF);
+                out.writeBytes(VALUE).writeBytes(keys[i]).writeByte(' ');
+                writeItemTail(out, flags[i], values[i]);
             }
         }
-        out.writeCharSequence("END\r\n", StandardCharsets.ISO_8859_1);
-        return out;
+        return out.writeBytes(END);
+    }
+
+    /** {@code <flags> <bytes>\r\n<data>\r\n}, the end of a {@code VALUE} item. */
+    private static void writeItemTail(ByteBuf out, int flags, byte[] value) {
+        writeDecimal(out, Integer.toUnsignedLong(flags));
+        out.writeByte(' ');
+        writeDecimal(out, value.length);
+        out.writeBytes(CRLF).writeBytes(value).writeBytes(CRLF);
     }
 
     /**
@@ -55,35 +58,17 @@ public final class ReplyWriter {
         out.writeBytes(VALUE)
                 .writeBytes(key, key.readerIndex(), key.readableBytes())
                 .writeByte(' ');
-        writeDecimal(out, Integer.toUnsignedLong(flags));
-        out.writeByte(' ');
-        writeDecimal(out, value.length);
-        return out.writeBytes(CRLF).writeBytes(value).writeBytes(CRLF).writeBytes(END);
+        writeItemTail(out, flags, value);
+        return out.writeBytes(END);
     }
 
     /** {@code v >= 0} in ASCII decimal digits. */
-    private static void writeDecimal(ByteBuf out, long v) {
+    public static void writeDecimal(ByteBuf out, long v) {
         if (v < 10) {
             out.writeByte('0' + (int) v);
             return;
         }
         writeDecimal(out, v / 10);
         out.writeByte('0' + (int) (v % 10));
-    }
-
-    /**
-     * A meta reply: {@code <statusLine>\r\n}, then {@code <data>\r\n} if {@code value} is not null.
-     *
-     * @param statusLine e.g. {@code VA 5 f0 kfoo} or {@code HD}, without {@code \r\n}
-     * @return a new buffer owned by the caller
-     */
-    public static ByteBuf meta(ByteBufAllocator alloc, String statusLine, byte[] value) {
-        ByteBuf b = alloc.buffer(statusLine.length() + 4 + (value != null ? value.length + 2 : 0));
-        b.writeCharSequence(statusLine, StandardCharsets.ISO_8859_1);
-        b.writeBytes(CRLF);
-        if (value != null) {
-            b.writeBytes(value).writeBytes(CRLF);
-        }
-        return b;
     }
 }

@@ -34,7 +34,11 @@ public final class RequestWriter {
             line.writeByte(' ');
             line.writeCharSequence(a, StandardCharsets.ISO_8859_1);
         }
-        line.writeBytes(CRLF);
+        return withData(alloc, line.writeBytes(CRLF), data, appendNoop);
+    }
+
+    /** {@code line} (handed over), then {@code data\r\n} if there is a data block (retained), then the {@code mn}. */
+    private static ByteBuf withData(ByteBufAllocator alloc, ByteBuf line, ByteBuf data, boolean appendNoop) {
         if (data == null) {
             if (appendNoop) {
                 line.writeBytes(MN);
@@ -70,25 +74,56 @@ public final class RequestWriter {
     }
 
     /**
-     * Writes {@code word prefix... keys...\r\n}, the keys copied from their buffers (a multi-get's part for one
-     * backend).
+     * A meta request as the client sent it if it carried no hint token, else written anew from its key (and for
+     * {@code ms} its datalen) as the client's bytes followed by {@code flags}, the meta flags left after the hint
+     * tokens were removed; followed by {@code mn\r\n} if {@code appendNoop}.
      *
+     * @return a new buffer owned by the caller
+     */
+    public static ByteBuf forwardMeta(
+            ByteBufAllocator alloc, MemcachedRequest req, List<String> flags, boolean appendNoop) {
+        int head = req.command() == Command.MS ? 2 : 1;
+        if (flags.size() == req.argCount() - head) {
+            return forward(alloc, req, appendNoop); // no hint token to remove
+        }
+        String word = req.command().word();
+        int lineLength = word.length() + 2;
+        for (int i = 0; i < head; i++) {
+            lineLength += req.argSlice(i).readableBytes() + 1;
+        }
+        for (String f : flags) {
+            lineLength += f.length() + 1;
+        }
+        ByteBuf line = alloc.buffer(lineLength);
+        line.writeCharSequence(word, StandardCharsets.ISO_8859_1);
+        for (int i = 0; i < head; i++) {
+            ByteBuf t = req.argSlice(i);
+            line.writeByte(' ').writeBytes(t, t.readerIndex(), t.readableBytes());
+        }
+        for (String f : flags) {
+            line.writeByte(' ');
+            line.writeCharSequence(f, StandardCharsets.ISO_8859_1);
+        }
+        return withData(alloc, line.writeBytes(CRLF), req.data(), appendNoop);
+    }
+
+    /**
+     * Writes {@code word [prefix] keys...\r\n}, the prefix and keys copied from their buffers (a multi-get's part for
+     * one backend).
+     *
+     * @param prefix the token before the keys ({@code gat}'s exptime), or null; not released
      * @param keys the keys' bytes; not released
      * @return a new buffer owned by the caller
      */
-    public static ByteBuf writeKeys(ByteBufAllocator alloc, String word, List<String> prefix, List<ByteBuf> keys) {
-        int lineLength = word.length() + 2;
-        for (String a : prefix) {
-            lineLength += a.length() + 1;
-        }
+    public static ByteBuf writeKeys(ByteBufAllocator alloc, String word, ByteBuf prefix, List<ByteBuf> keys) {
+        int lineLength = word.length() + 2 + (prefix == null ? 0 : prefix.readableBytes() + 1);
         for (ByteBuf k : keys) {
             lineLength += k.readableBytes() + 1;
         }
         ByteBuf line = alloc.buffer(lineLength);
         line.writeCharSequence(word, StandardCharsets.ISO_8859_1);
-        for (String a : prefix) {
-            line.writeByte(' ');
-            line.writeCharSequence(a, StandardCharsets.ISO_8859_1);
+        if (prefix != null) {
+            line.writeByte(' ').writeBytes(prefix, prefix.readerIndex(), prefix.readableBytes());
         }
         for (ByteBuf k : keys) {
             line.writeByte(' ');

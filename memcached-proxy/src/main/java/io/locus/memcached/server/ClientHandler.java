@@ -211,11 +211,12 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         Resolution resolution;
+        List<String> metaFlags = metaFlags(req);
         try {
             byte[] key = req.keyBytes(); // read once from the client's bytes; the handlers reuse the array
             resolution = shared.resolver()
                     .get()
-                    .resolve(session, key == null ? null : new AsciiString(key, false), metaFlags(req));
+                    .resolve(session, key == null ? null : new AsciiString(key, false), metaFlags);
         } catch (HintException e) {
             shared.stats().increment(ProxyStats.Counter.TENANT_REJECTS);
             LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());
@@ -227,7 +228,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             shared.stats()
                     .add(
                             ProxyStats.Counter.HINT_TOKENS_STRIPPED,
-                            metaFlags(req).size() - resolution.forwardedFlags().size());
+                            metaFlags.size() - resolution.forwardedFlags().size());
         }
         handler.handle(new ProxyRequest(req, resolution, System.nanoTime(), connectionId), slot);
     }
@@ -236,10 +237,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         if (!req.command().isMeta()) {
             return List.of();
         }
-        int first = req.command() == Command.MS ? 2 : 1;
-        return req.args().size() <= first
-                ? List.of()
-                : req.args().subList(first, req.args().size());
+        return req.argsFrom(req.command() == Command.MS ? 2 : 1); // the key and datalen stay bytes
     }
 
     private void authenticate(MemcachedRequest req, Slot slot) {

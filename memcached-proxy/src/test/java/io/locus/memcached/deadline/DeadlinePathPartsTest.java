@@ -5,21 +5,41 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.locus.memcached.cache.DeadlineCache;
+import io.locus.memcached.testing.RawClient;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The pure parts of the deadline path: mg flag handling, fill parsing. */
+/** The pure parts of the deadline path: mg flag handling (keys echoed as their bytes), fill parsing. */
 class DeadlinePathPartsTest {
+    private static final ByteBufAllocator ALLOC = UnpooledByteBufAllocator.DEFAULT;
+
+    private static String text(ByteBuf b) {
+        try {
+            return b.toString(StandardCharsets.ISO_8859_1);
+        } finally {
+            b.release();
+        }
+    }
+
     @Test
     void metaGetFlags_onlyWhatTheCacheCanAnswer_repliesInRequestOrder() {
         MetaGetFlags f = MetaGetFlags.parse(List.of("s", "v", "k", "Oab", "f", "q"));
-        assertEquals("VA 3 s3 kkey Oab f4294967295", f.hitLine("key", -1, 3));
-        assertEquals("EN kkey Oab", f.missLine("key"));
+        assertEquals(
+                "VA 3 s3 kkey Oab f4294967295\r\nabc\r\n",
+                text(f.hit(ALLOC, RawClient.bytes("key"), -1, RawClient.bytes("abc"))));
+        assertEquals("EN kkey Oab\r\n", text(f.miss(ALLOC, RawClient.bytes("key"))));
         assertTrue(f.quiet());
-        assertEquals("HD", MetaGetFlags.parse(List.of()).hitLine("k", 0, 9));
+        assertEquals("HD\r\n", text(MetaGetFlags.parse(List.of()).hit(ALLOC, RawClient.bytes("k"), 0, new byte[9])));
+        MetaGetFlags k = MetaGetFlags.parse(List.of("k", "f"));
+        assertEquals(
+                "HD k\u00e9\u00ff\u0080 f7\r\n",
+                text(k.hit(ALLOC, RawClient.bytes("\u00e9\u00ff\u0080"), 7, new byte[2])));
+        assertEquals("EN k\u00e9\u00ff\u0080\r\n", text(k.miss(ALLOC, RawClient.bytes("\u00e9\u00ff\u0080"))));
         for (String bad : List.of("c", "t", "h", "l", "T30", "N30", "E5", "R30", "b", "vv", "O" + "x".repeat(33))) {
             assertNull(MetaGetFlags.parse(List.of("v", bad)), bad);
         }

@@ -62,7 +62,9 @@ class BackendResponseDecoderTest {
                 assertEquals(c.wire(), reply.bytes().toString(StandardCharsets.ISO_8859_1));
                 assertEquals(
                         c.keys(),
-                        reply.items().stream().map(BackendReply.Item::key).toList());
+                        reply.items().stream()
+                                .map(i -> reply.itemKey(i).toString(StandardCharsets.ISO_8859_1))
+                                .toList());
                 assertEquals(
                         c.wire().startsWith("CLIENT_ERROR") || c.wire().startsWith("SERVER_ERROR"), reply.isError());
                 reply.release();

@@ -84,7 +84,8 @@ public final class BalancingHandler implements RequestHandler {
      * copies and failover) or for a reserved key.
      */
     @Override
-    public int[] readCopies(String key) {
+    public int[] readCopies(byte[] keyBytes) {
+        String key = new String(keyBytes, StandardCharsets.ISO_8859_1); // MBal's tables know keys by name
         if (services.availability() != null || key.startsWith(RESERVED)) {
             return null;
         }

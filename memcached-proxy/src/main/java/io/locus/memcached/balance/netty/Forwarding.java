@@ -11,8 +11,6 @@ import io.locus.memcached.protocol.ReplyFormat;
 import io.locus.memcached.protocol.RequestWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A client's request sent as it is to a backend the balancer chose (a copy's home, a bucket's owner, a replica),
@@ -32,26 +30,20 @@ final class Forwarding {
     /** Sends the client's request to {@code backend} as it is (also the balancer's route to a bucket's owner). */
     static void forward(BackendPool pool, int backend, ProxyRequest pr, long affinity, Outcome outcome) {
         MemcachedRequest req = pr.request();
-        List<String> args;
         ReplyFormat format;
         if (req.command().isMeta()) {
-            args = new ArrayList<>();
-            args.add(req.key());
-            if (req.command() == Command.MS) {
-                args.add(req.args().get(1));
-            }
-            args.addAll(pr.resolution().forwardedFlags());
             format = ReplyFormat.META;
         } else {
-            args = req.args();
             format = req.command().family() == Command.Family.RETRIEVAL ? ReplyFormat.VALUES : ReplyFormat.LINE;
         }
         if (req.quiet()) {
             format = ReplyFormat.UNTIL_MN;
         }
         boolean untilMn = format == ReplyFormat.UNTIL_MN;
-        ByteBuf wire = RequestWriter.write(
-                PooledByteBufAllocator.DEFAULT, req.command().word(), args, req.data(), untilMn);
+        ByteBuf wire = req.command().isMeta()
+                ? RequestWriter.forwardMeta(
+                        PooledByteBufAllocator.DEFAULT, req, pr.resolution().forwardedFlags(), untilMn)
+                : RequestWriter.forward(PooledByteBufAllocator.DEFAULT, req, untilMn);
         pool.backend(backend)
                 .send(
                         new BackendCall(format, wire, new BackendCall.Callback() {
