@@ -15,7 +15,7 @@ import java.util.List;
  * <p>memcached echoes the return flags in request order: on a hit {@code f k s O}, on a miss only {@code k O};
  * {@code q} hides the {@code EN} of a miss, never a hit or an error.
  */
-final class MetaGetFlags {
+public final class MetaGetFlags {
     private static final byte[] VA = {'V', 'A', ' '};
     private static final byte[] HD = {'H', 'D'};
     private static final byte[] EN = {'E', 'N'};
@@ -45,7 +45,7 @@ final class MetaGetFlags {
     }
 
     /** The flags if the cache can answer the request, else null. */
-    static MetaGetFlags parse(List<String> flags) {
+    public static MetaGetFlags parse(List<String> flags) {
         boolean value = false;
         boolean quiet = false;
         int seen = 0;
@@ -76,7 +76,7 @@ final class MetaGetFlags {
      *
      * @return a new buffer owned by the caller
      */
-    ByteBuf hit(ByteBufAllocator alloc, byte[] key, int clientFlags, byte[] value) {
+    public ByteBuf hit(ByteBufAllocator alloc, byte[] key, int clientFlags, byte[] value) {
         ByteBuf b = alloc.buffer(48 + key.length + (this.value ? value.length : 0));
         if (this.value) {
             b.writeBytes(VA);

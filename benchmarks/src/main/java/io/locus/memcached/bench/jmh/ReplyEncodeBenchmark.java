@@ -1,10 +1,12 @@
 package io.locus.memcached.bench.jmh;
 
 import io.locus.memcached.bench.Access;
+import io.locus.memcached.deadline.MetaGetFlags;
 import io.locus.memcached.protocol.ReplyWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -27,8 +29,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>Workload: keys and ETC value sizes of {@link ProxyWorkload}. {@code kind}: {@code GET} a classic get hit (one
  * {@code VALUE} item and {@code END}); {@code MULTI_GET} a get of 10 keys of which 8 hit; {@code META_GET} an
- * {@code mg <key> v f} hit ({@code VA <n> f0} and the value; the status line is built beforehand, as the proxy builds
- * it from the request's flags).
+ * {@code mg <key> v f} hit ({@code VA <n> f0} and the value, written by {@link MetaGetFlags#hit} from flags parsed
+ * beforehand, as the proxy parses them once per request).
  *
  * <p>Run: {@code ./locus bench jmh ReplyEncodeBenchmark}.
  */
@@ -52,34 +54,30 @@ public class ReplyEncodeBenchmark {
     public Kind kind;
 
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
-    private List<String>[] keys;
+    private byte[][][] keys;
     private byte[][][] values;
     private int[][] flags;
-    private String[] statusLines;
+    private static final MetaGetFlags VALUE_AND_FLAGS = MetaGetFlags.parse(List.of("v", "f"));
     private int next;
 
     @Setup
-    @SuppressWarnings("unchecked")
     public void setUp() {
         Access[] accesses = ProxyWorkload.accesses();
         int n = ProxyWorkload.SIZE;
-        keys = new List[n];
+        keys = new byte[n][][];
         values = new byte[n][][];
         flags = new int[n][];
-        statusLines = new String[n];
         for (int i = 0; i < n; i++) {
             int count = kind == Kind.MULTI_GET ? MULTI : 1;
-            String[] k = new String[count];
+            keys[i] = new byte[count][];
             values[i] = new byte[count][];
             flags[i] = new int[count];
             for (int j = 0; j < count; j++) {
                 Access a = accesses[(i + j) & ProxyWorkload.MASK];
-                k[j] = a.key();
+                keys[i][j] = a.key().getBytes(StandardCharsets.ISO_8859_1);
                 boolean hit = kind != Kind.MULTI_GET || j % 5 != 4; // 8 of 10 hit
                 values[i][j] = hit ? ProxyWorkload.value(a.valueBytes()) : null;
             }
-            keys[i] = List.of(k);
-            statusLines[i] = "VA " + values[i][0].length + " f0";
         }
     }
 
@@ -87,7 +85,7 @@ public class ReplyEncodeBenchmark {
     public void encode(Blackhole bh) {
         int i = next++ & ProxyWorkload.MASK;
         ByteBuf reply = kind == Kind.META_GET
-                ? ReplyWriter.meta(alloc, statusLines[i], values[i][0])
+                ? VALUE_AND_FLAGS.hit(alloc, keys[i][0], flags[i][0], values[i][0])
                 : ReplyWriter.values(alloc, keys[i], values[i], flags[i]);
         bh.consume(reply.readableBytes());
         reply.release();
