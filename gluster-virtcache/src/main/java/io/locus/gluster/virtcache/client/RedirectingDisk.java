@@ -64,6 +64,7 @@ public final class RedirectingDisk {
     private RedirectState state;
     private long loggedOnRead;
     private long readsFromLog;
+    private long readsFromPrimary;
     private long writesToLog;
     private long compactions;
     private long compactAboveBytes = COMPACT_ABOVE_BYTES;
@@ -162,6 +163,14 @@ public final class RedirectingDisk {
     /** Block reads served from the log. */
     public synchronized long readsFromLog() {
         return readsFromLog;
+    }
+
+    /**
+     * Block reads served by the primary while not NORMAL: while redirected, the reads of blocks that are not hot (or
+     * hot but not yet in the log), which still wait on the contended server.
+     */
+    public synchronized long readsFromPrimary() {
+        return readsFromPrimary;
     }
 
     /** Block writes that went to the log. */
@@ -455,6 +464,7 @@ public final class RedirectingDisk {
             }
             return merged;
         }
+        readsFromPrimary++;
         return padded(primary.read(block * blockSize + inBlock, n), n);
     }
 

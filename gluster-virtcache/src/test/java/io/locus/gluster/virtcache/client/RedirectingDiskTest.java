@@ -66,6 +66,24 @@ class RedirectingDiskTest {
     }
 
     @Test
+    void redirectedReads_countedByWhereTheyWent() throws IOException {
+        RedirectingDisk disk = open(b -> b == 0);
+        disk.write(0, new byte[2 * B]);
+        disk.flush();
+        disk.read(0, 100);
+        assertEquals(1, disk.logHotBlocks(10));
+        disk.startRedirect();
+        disk.warm(1000);
+        long fromLog = disk.readsFromLog();
+        long fromPrimary = disk.readsFromPrimary();
+        disk.read(0, 100); // hot and logged
+        disk.read(B, 100); // not hot: still the primary's
+        disk.read(B - 50, 100); // one block part each
+        assertEquals(fromLog + 2, disk.readsFromLog());
+        assertEquals(fromPrimary + 2, disk.readsFromPrimary());
+    }
+
+    @Test
     void injectedFalsePositives_neverReturnWrongData() throws IOException {
         byte[] model = new byte[DISK];
         RedirectingDisk disk = open(hotWithFalsePositives(0.3));
