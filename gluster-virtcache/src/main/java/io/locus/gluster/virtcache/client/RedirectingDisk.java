@@ -90,6 +90,13 @@ public final class RedirectingDisk {
     private final int sector;
     /** Logged blocks still to be read by warming. */
     private final Deque<Long> toWarm = new ArrayDeque<>();
+    /**
+     * Hot blocks whose logged copy a write made stale, still to be copied to the log by warming: else every read of
+     * them while redirected would wait on the contended primary.
+     */
+    private final Deque<Long> toCopy = new ArrayDeque<>();
+
+    private long copiedWhileWarming;
 
     /** Serialises flushes; a flush whose writes an earlier one covered returns at once. */
     private final Object flushLock = new Object();
@@ -171,6 +178,11 @@ public final class RedirectingDisk {
      */
     public synchronized long readsFromPrimary() {
         return readsFromPrimary;
+    }
+
+    /** Hot blocks copied from the primary to the log while WARMING (their logged copies had been made stale). */
+    public synchronized long copiedWhileWarming() {
+        return copiedWhileWarming;
     }
 
     /** Block writes that went to the log. */
@@ -363,31 +375,86 @@ public final class RedirectingDisk {
                 toLog.clear();
                 toWarm.clear();
                 toWarm.addAll(map.blocks());
+                toCopy.clear();
+                writtenSinceLogged.stream()
+                        .filter(b -> hot.test(b) && !map.inLog(b))
+                        .sorted()
+                        .forEach(toCopy::add);
             }
         }
     }
 
     /**
-     * Reads up to {@code maxBlocks} logged blocks (each once per redirection) to warm the cache servers, outside the
-     * disk's lock; returns how many, and when none is left moves WARMING → REDIRECTED.
+     * Reads up to {@code maxBlocks} logged blocks (each once per redirection) to warm the cache servers, and copies
+     * hot blocks whose logged copy a write made stale from the primary to the log, outside the disk's lock; returns
+     * how many blocks it read or copied, and when none is left moves WARMING → REDIRECTED. A block written while its
+     * copy is under way keeps the write: the copy is dropped.
      */
     public int warm(int maxBlocks) throws IOException {
         List<Long> batch = new ArrayList<>();
+        List<Long> copies = new ArrayList<>();
         synchronized (this) {
             requireState("warm", RedirectState.WARMING);
             while (!toWarm.isEmpty() && batch.size() < maxBlocks) {
                 batch.add(toWarm.poll());
             }
+            while (!toCopy.isEmpty() && batch.size() + copies.size() < maxBlocks) {
+                long block = toCopy.poll();
+                if (!map.inLog(block) && !partial.containsKey(block)) {
+                    copies.add(block);
+                    copying.add(block);
+                }
+            }
         }
         for (long block : batch) {
             log.read(block * blockSize, blockSize);
         }
-        synchronized (this) {
-            if (toWarm.isEmpty() && state == RedirectState.WARMING) {
-                state = RedirectState.REDIRECTED;
+        try {
+            copyToLog(copies);
+        } finally {
+            synchronized (this) {
+                copying.removeAll(copies);
+                if (toWarm.isEmpty() && toCopy.isEmpty() && state == RedirectState.WARMING) {
+                    state = RedirectState.REDIRECTED;
+                }
             }
         }
-        return batch.size();
+        return batch.size() + copies.size();
+    }
+
+    /**
+     * Copies {@code blocks} from the primary to the log and records the copies valid once the log is synced, unless a
+     * write reached a block meanwhile. The log is written under the disk's lock, after checking that no redirected
+     * write put newer bytes there since.
+     */
+    private void copyToLog(List<Long> blocks) throws IOException {
+        if (blocks.isEmpty()) {
+            return;
+        }
+        List<Long> written = new ArrayList<>();
+        for (long block : blocks) {
+            byte[] data = padded(primary.read(block * blockSize, blockSize), blockSize);
+            synchronized (this) {
+                if (copying.contains(block) && !map.inLog(block) && !partial.containsKey(block)) {
+                    log.write(block * blockSize, data);
+                    written.add(block);
+                }
+            }
+        }
+        if (written.isEmpty()) {
+            return;
+        }
+        log.flush();
+        synchronized (this) {
+            boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
+            for (long block : written) {
+                if (redirected && copying.contains(block) && !map.inLog(block) && !partial.containsKey(block)) {
+                    map.markValid(block);
+                    writtenSinceLogged.remove(block);
+                    copiedWhileWarming++;
+                }
+            }
+        }
     }
 
     /** WARMING or REDIRECTED → DRAINING: the peak is over. */
@@ -397,6 +464,7 @@ public final class RedirectingDisk {
         }
         state = RedirectState.DRAINING;
         toWarm.clear();
+        toCopy.clear();
     }
 
     /**

@@ -84,6 +84,38 @@ class RedirectingDiskTest {
     }
 
     @Test
+    void warming_copiesHotBlocksWhoseLoggedCopyAWriteMadeStale() throws IOException {
+        byte[] model = new byte[DISK];
+        RedirectingDisk disk = open(b -> b < 4);
+        Random r = new Random(9);
+        write(disk, model, r, 0, DISK);
+        disk.flush();
+        for (int b = 0; b < 4; b++) {
+            disk.read((long) b * B, 100);
+        }
+        assertEquals(4, disk.logHotBlocks(10));
+        write(disk, model, r, B + 512, 1024); // block 1's logged copy is now stale
+        write(disk, model, r, 6 * B, 100); // not hot: never copied
+        disk.read(B, 100);
+        assertEquals(0, disk.logHotBlocks(10), "not logged again under the same filter while NORMAL");
+
+        disk.startRedirect();
+        while (disk.state() == RedirectState.WARMING) {
+            disk.warm(2);
+        }
+        assertEquals(1, disk.copiedWhileWarming());
+        long fromPrimary = disk.readsFromPrimary();
+        assertArrayEquals(Arrays.copyOfRange(model, B, 2 * B), disk.read(B, B));
+        assertEquals(fromPrimary, disk.readsFromPrimary(), "block 1 is served by the log");
+        randomOps(disk, model, r, 200);
+        disk.endRedirect();
+        while (disk.state() == RedirectState.DRAINING) {
+            disk.drain(5);
+        }
+        assertArrayEquals(model, Arrays.copyOf(primary.contents(), DISK), "after draining the primary has it all");
+    }
+
+    @Test
     void injectedFalsePositives_neverReturnWrongData() throws IOException {
         byte[] model = new byte[DISK];
         RedirectingDisk disk = open(hotWithFalsePositives(0.3));
