@@ -231,6 +231,10 @@ public final class VirtCacheBench implements Callable<Integer> {
                 for (Victim v : onDisks) {
                     v.redirect();
                 }
+                System.out.printf(
+                        "  VirtCache warmed before redirecting: %,d hot blocks whose logged copies writes had made"
+                                + " stale copied from the contended primary to the log%n",
+                        virtCache.client.disk().copiedWhileWarming());
                 for (int round = 0; round < rounds; round++) {
                     for (Victim v : onDisks) {
                         interfered.get(v.mode).replay(requests, v, rate);
@@ -383,6 +387,8 @@ public final class VirtCacheBench implements Callable<Integer> {
             long disksIos,
             long logIos,
             long disksThrottled,
+            long fioThrottled,
+            long logThrottled,
             long fromLog,
             long fromPrimary,
             long toLog,
@@ -390,12 +396,15 @@ public final class VirtCacheBench implements Callable<Integer> {
         static Counters of(EmulatedServers emulation, List<Victim> victims) throws IOException {
             var disk = victims.get(MODES.indexOf(VIRTCACHE)).client.disk();
             if (emulation == null) {
-                return new Counters(0, 0, 0, disk.readsFromLog(), disk.readsFromPrimary(), disk.writesToLog(), false);
+                return new Counters(
+                        0, 0, 0, 0, 0, disk.readsFromLog(), disk.readsFromPrimary(), disk.writesToLog(), false);
             }
             return new Counters(
                     emulation.ioServiced(DISKS_SERVER),
                     emulation.ioServiced(LOG_SERVER),
                     emulation.throttledPeriods(DISKS_SERVER),
+                    emulation.exists(FIO_CLIENT) ? emulation.throttledPeriods(FIO_CLIENT) : 0,
+                    emulation.throttledPeriods(LOG_SERVER),
                     disk.readsFromLog(),
                     disk.readsFromPrimary(),
                     disk.writesToLog(),
@@ -412,8 +421,12 @@ public final class VirtCacheBench implements Callable<Integer> {
             if (emulated) {
                 System.out.printf(
                         "  disk I/Os the throttles counted meanwhile: %,d on the disks' server, %,d on the log's;"
-                                + " the disks' server's CPU quota held it back in %,d periods%n",
-                        disksIos - b.disksIos, logIos - b.logIos, disksThrottled - b.disksThrottled);
+                                + " CPU quotas held back the disks' server in %,d periods, the log's in %,d, fio in %,d%n",
+                        disksIos - b.disksIos,
+                        logIos - b.logIos,
+                        disksThrottled - b.disksThrottled,
+                        logThrottled - b.logThrottled,
+                        fioThrottled - b.fioThrottled);
             }
         }
     }
