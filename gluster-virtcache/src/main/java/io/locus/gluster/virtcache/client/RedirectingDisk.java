@@ -217,6 +217,18 @@ public final class RedirectingDisk {
             long block = pos / blockSize;
             int inBlock = (int) (pos % blockSize);
             int n = Math.min(length - done, blockSize - inBlock);
+            if (logHoldsWhole(block)) {
+                // Consecutive blocks the log holds whole are consecutive in the shadow image: one read for the run.
+                int blocks = 1;
+                while (done + n < length && logHoldsWhole(block + blocks)) {
+                    n += Math.min(length - done - n, blockSize);
+                    blocks++;
+                }
+                readsFromLog += blocks;
+                System.arraycopy(padded(log.read(pos, n), n), 0, out, done, n);
+                done += n;
+                continue;
+            }
             byte[] part = readBlockPart(block, inBlock, n);
             System.arraycopy(part, 0, out, done, part.length);
             done += n;
@@ -239,6 +251,20 @@ public final class RedirectingDisk {
             primary.write(offset, data);
             return;
         }
+        if (redirected && offset % sector == 0 && data.length % sector == 0) {
+            // Whole sectors: every block part lands at its own offset of the shadow image, so the log takes the
+            // request in one write, and the blocks' bookkeeping follows.
+            log.write(offset, data);
+            for (long pos = offset; pos < offset + data.length; ) {
+                long block = pos / blockSize;
+                int inBlock = (int) (pos % blockSize);
+                int n = (int) Math.min(offset + data.length - pos, blockSize - inBlock);
+                logPart(block, inBlock, n, null);
+                map.markDirty(block);
+                pos += n;
+            }
+            return;
+        }
         int done = 0;
         while (done < data.length) {
             long pos = offset + done;
@@ -247,7 +273,7 @@ public final class RedirectingDisk {
             int n = Math.min(data.length - done, blockSize - inBlock);
             byte[] part = Arrays.copyOfRange(data, done, done + n);
             if (redirected) {
-                writeToLog(block, inBlock, part);
+                logPart(block, inBlock, part.length, part);
                 map.markDirty(block);
             } else {
                 writeToPrimary(block, inBlock, part);
@@ -509,6 +535,13 @@ public final class RedirectingDisk {
         }
     }
 
+    /** Whether a read of the block now goes to the log, which holds it whole (not a block written in part). */
+    private boolean logHoldsWhole(long block) {
+        boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
+        return (map.isDirty(block) || (redirected && map.inLog(block) && hot.test(block)))
+                && !partial.containsKey(block);
+    }
+
     private byte[] readBlockPart(long block, int inBlock, int n) throws IOException {
         long logOffset = block * blockSize + inBlock;
         boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
@@ -536,16 +569,25 @@ public final class RedirectingDisk {
         return padded(primary.read(block * blockSize + inBlock, n), n);
     }
 
-    private void writeToLog(long block, int inBlock, byte[] part) throws IOException {
+    /**
+     * Logs {@code length} bytes written at {@code inBlock} of {@code block}: writes {@code part} to the log unless it
+     * is null (the caller wrote whole sectors there already), and records which sectors the log holds of a block it
+     * lacked.
+     */
+    private void logPart(long block, int inBlock, int length, byte[] part) throws IOException {
         writesToLog++;
         BitSet present = partial.get(block);
         if (map.inLog(block) && present == null) {
-            log.write(block * blockSize + inBlock, part);
+            if (part != null) {
+                log.write(block * blockSize + inBlock, part);
+            }
             return;
         }
         if (!map.inLog(block)) {
-            if (part.length == blockSize) {
-                log.write(block * blockSize, part);
+            if (length == blockSize) {
+                if (part != null) {
+                    log.write(block * blockSize, part);
+                }
                 return;
             }
             // Only the sectors written go to the log now: fetching the rest of the block from a contended primary is
@@ -554,7 +596,14 @@ public final class RedirectingDisk {
             partial.put(block, present);
         }
         int first = inBlock / sector;
-        int last = (inBlock + part.length - 1) / sector;
+        int last = (inBlock + length - 1) / sector;
+        if (part == null) {
+            present.set(first, last + 1);
+            if (present.cardinality() == blockSize / sector) {
+                partial.remove(block);
+            }
+            return;
+        }
         int head = present.get(first) ? 0 : inBlock - first * sector;
         int end = inBlock + part.length;
         int tail = present.get(last) ? 0 : (last + 1) * sector - end;

@@ -152,6 +152,7 @@ public final class VirtCacheBench implements Callable<Integer> {
 
         Map<String, Totals> alone = new LinkedHashMap<>();
         Map<String, Totals> interfered = new LinkedHashMap<>();
+        Totals redirectedAlone;
         List<FioReadv.Result> readvOn = new ArrayList<>();
         List<FioReadv.Result> readvOff = new ArrayList<>();
         try (io.locus.gluster.fixture.GlusterVolume disks = io.locus.gluster.fixture.GlusterVolume.builder(dir)
@@ -224,17 +225,35 @@ public final class VirtCacheBench implements Callable<Integer> {
                     "  VirtCache's data logger copied %,d blocks again during these rounds (hot blocks the trace also"
                             + " wrote, whose logged copies the writes made stale)%n",
                     virtCache.client.disk().loggedOnRead() - loggedBefore);
+            // VirtCache redirected with no interference: what the redirected path itself costs (a request split into
+            // block parts, the log volume's brick), apart from what interference does.
+            redirectedAlone = new Totals();
+            virtCache.redirect();
+            for (int round = 0; round < rounds; round++) {
+                redirectedAlone.replay(requests, virtCache, rate);
+            }
+            virtCache.drain();
+            System.out.printf("  VirtCache redirected without interference, %d rounds done, drained%n", rounds);
+            long copiedBefore = virtCache.client.disk().copiedWhileWarming();
             List<Victim> onDisks =
                     victims.stream().filter(v -> !v.mode.equals(CACHED)).toList();
             Counters before = Counters.of(emulation, victims);
             try (FioInterferer fio = FioInterferer.start(disks, "/interferer.img", 120_000_000_000L, fioServer)) {
+                long[] cpuPids = {
+                    fio.pid(),
+                    ProcessHandle.current().pid(),
+                    disks.brickPids().get(0),
+                    logs.brickPids().get(0)
+                };
+                double[] cpuBefore = cpuSeconds(cpuPids);
+                long phaseStart = System.nanoTime();
                 for (Victim v : onDisks) {
                     v.redirect();
                 }
                 System.out.printf(
                         "  VirtCache warmed before redirecting: %,d hot blocks whose logged copies writes had made"
                                 + " stale copied from the contended primary to the log%n",
-                        virtCache.client.disk().copiedWhileWarming());
+                        virtCache.client.disk().copiedWhileWarming() - copiedBefore);
                 for (int round = 0; round < rounds; round++) {
                     for (Victim v : onDisks) {
                         interfered.get(v.mode).replay(requests, v, rate);
@@ -242,6 +261,18 @@ public final class VirtCacheBench implements Callable<Integer> {
                     System.out.printf("  with fio on the disks' brick, round %d done%n", round + 1);
                 }
                 System.out.println("  fio still running at the end: " + fio.isAlive());
+                double[] cpuAfter = cpuSeconds(cpuPids);
+                double phase = (System.nanoTime() - phaseStart) / 1e9;
+                System.out.printf(
+                        "  cores used during these rounds (CPU seconds / %.1f s): fio %.2f, this bench's JVM (the"
+                                + " victims' client) %.2f, the disks' brick %.2f, the log's brick %.2f; load average"
+                                + " now %s%n",
+                        phase,
+                        (cpuAfter[0] - cpuBefore[0]) / phase,
+                        (cpuAfter[1] - cpuBefore[1]) / phase,
+                        (cpuAfter[2] - cpuBefore[2]) / phase,
+                        (cpuAfter[3] - cpuBefore[3]) / phase,
+                        loadAverage());
             }
             Counters.of(emulation, victims).printSince(before);
             try (FioInterferer fio = FioInterferer.start(cachedDisks, "/interferer.img", 120_000_000_000L, fioServer)) {
@@ -275,6 +306,9 @@ public final class VirtCacheBench implements Callable<Integer> {
             Totals i = interfered.get(mode);
             System.out.println(row(mode, "none", a, a));
             System.out.println(row(mode, "fio on the brick", i, a));
+            if (mode.equals(VIRTCACHE)) {
+                System.out.println(row(mode, "none, redirected to the log", redirectedAlone, a));
+            }
         }
         Totals plain = alone.get(PLAIN);
         Totals vc = alone.get(VIRTCACHE);
@@ -431,6 +465,22 @@ public final class VirtCacheBench implements Callable<Integer> {
         }
     }
 
+    /** User and system CPU seconds of each process so far (/proc/PID/stat, in clock ticks of 1/100 s); 0 if gone. */
+    private static double[] cpuSeconds(long[] pids) {
+        double[] out = new double[pids.length];
+        for (int i = 0; i < pids.length; i++) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pids[i]), "stat"));
+                // Fields after the command name, which is in parentheses and may hold spaces.
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                out[i] = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+            } catch (IOException | RuntimeException e) {
+                out[i] = 0;
+            }
+        }
+        return out;
+    }
+
     private static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).trim();
@@ -493,11 +543,16 @@ public final class VirtCacheBench implements Callable<Integer> {
                 file.close();
                 return;
             }
+            drain();
+            client.close();
+        }
+
+        /** Ends the redirection and drains the log back to the primary. */
+        void drain() throws IOException {
             client.endRedirect();
             while (client.state() == RedirectState.DRAINING) {
                 client.drain(256);
             }
-            client.close();
         }
 
         @Override

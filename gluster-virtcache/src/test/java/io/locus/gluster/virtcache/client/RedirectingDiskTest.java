@@ -116,6 +116,42 @@ class RedirectingDiskTest {
     }
 
     @Test
+    void wholeSectorRequests_oneLogCallEach_andReadYourWritesInEveryState() throws IOException {
+        byte[] model = new byte[DISK];
+        Random r = new Random(11);
+        RedirectingDisk disk = filledAndRedirected(model, r);
+        write(disk, model, r, 0, 2 * B); // blocks 0 and 1 now dirty and whole in the log
+        int logReads = log.reads;
+        int logWrites = log.writes;
+        write(disk, model, r, B / 2, B); // a 64 KiB request across two blocks, as a VM disk's unaligned ones
+        assertEquals(logWrites + 1, log.writes, "one write of the log for the request");
+        assertArrayEquals(Arrays.copyOfRange(model, B / 2, B / 2 + B), disk.read(B / 2, B));
+        assertEquals(logReads + 1, log.reads, "one read of the log for blocks it holds whole");
+
+        for (int i = 0; i < 400; i++) {
+            stateStep(disk, r);
+            int len = 512 * (1 + r.nextInt(3 * B / 512));
+            int off = 512 * r.nextInt((DISK - len) / 512);
+            if (r.nextBoolean()) {
+                write(disk, model, r, off, len);
+            } else {
+                assertArrayEquals(Arrays.copyOfRange(model, off, off + len), disk.read(off, len), "read at " + off);
+            }
+            if (r.nextInt(50) == 0) {
+                disk.flush();
+            }
+        }
+        assertReadsMatch(disk, model);
+        if (disk.state() == RedirectState.WARMING || disk.state() == RedirectState.REDIRECTED) {
+            disk.endRedirect();
+        }
+        while (disk.state() == RedirectState.DRAINING) {
+            disk.drain(5);
+        }
+        assertArrayEquals(model, Arrays.copyOf(primary.contents(), DISK), "after draining the primary has it all");
+    }
+
+    @Test
     void injectedFalsePositives_neverReturnWrongData() throws IOException {
         byte[] model = new byte[DISK];
         RedirectingDisk disk = open(hotWithFalsePositives(0.3));
