@@ -25,6 +25,7 @@ interface Gfapi extends Library {
     int O_CREAT = 0100;
     int O_EXCL = 0200;
     int O_TRUNC = 01000;
+    int O_DIRECT = 040000;
     /** gfapi's log level INFO. */
     int LOG_INFO = 7;
 

@@ -87,6 +87,21 @@ public final class GlusterVolume implements AutoCloseable {
         return new GlusterFile(this, path, fd);
     }
 
+    /**
+     * Opens an existing file for reading and writing with O_DIRECT, as QEMU opens a disk with {@code cache=none}: the
+     * brick then reads and writes the file's disk, not its page cache, so offsets and lengths must be multiples of the
+     * brick device's logical block size (usually 512 bytes).
+     *
+     * @throws GlusterException as {@link #open}
+     */
+    public GlusterFile openDirect(String path) throws GlusterException {
+        Pointer fd = Gfapi.INSTANCE.glfs_open(fs(), checkPath(path), Gfapi.O_RDWR | Gfapi.O_DIRECT);
+        if (fd == null) {
+            throw failure("glfs_open", path);
+        }
+        return new GlusterFile(this, path, fd);
+    }
+
     /** Creates {@code path} (mode 0644) or truncates it to 0 bytes, opened for reading and writing. */
     public GlusterFile create(String path) throws GlusterException {
         Pointer fd =

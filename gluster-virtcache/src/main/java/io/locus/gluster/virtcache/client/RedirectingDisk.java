@@ -64,6 +64,7 @@ public final class RedirectingDisk {
     private RedirectState state;
     private long loggedOnRead;
     private long readsFromLog;
+    private long readsFromPrimary;
     private long writesToLog;
     private long compactions;
     private long compactAboveBytes = COMPACT_ABOVE_BYTES;
@@ -89,6 +90,13 @@ public final class RedirectingDisk {
     private final int sector;
     /** Logged blocks still to be read by warming. */
     private final Deque<Long> toWarm = new ArrayDeque<>();
+    /**
+     * Hot blocks whose logged copy a write made stale, still to be copied to the log by warming: else every read of
+     * them while redirected would wait on the contended primary.
+     */
+    private final Deque<Long> toCopy = new ArrayDeque<>();
+
+    private long copiedWhileWarming;
 
     /** Serialises flushes; a flush whose writes an earlier one covered returns at once. */
     private final Object flushLock = new Object();
@@ -164,6 +172,19 @@ public final class RedirectingDisk {
         return readsFromLog;
     }
 
+    /**
+     * Block reads served by the primary while not NORMAL: while redirected, the reads of blocks that are not hot (or
+     * hot but not yet in the log), which still wait on the contended server.
+     */
+    public synchronized long readsFromPrimary() {
+        return readsFromPrimary;
+    }
+
+    /** Hot blocks copied from the primary to the log while WARMING (their logged copies had been made stale). */
+    public synchronized long copiedWhileWarming() {
+        return copiedWhileWarming;
+    }
+
     /** Block writes that went to the log. */
     public synchronized long writesToLog() {
         return writesToLog;
@@ -196,6 +217,18 @@ public final class RedirectingDisk {
             long block = pos / blockSize;
             int inBlock = (int) (pos % blockSize);
             int n = Math.min(length - done, blockSize - inBlock);
+            if (logHoldsWhole(block)) {
+                // Consecutive blocks the log holds whole are consecutive in the shadow image: one read for the run.
+                int blocks = 1;
+                while (done + n < length && logHoldsWhole(block + blocks)) {
+                    n += Math.min(length - done - n, blockSize);
+                    blocks++;
+                }
+                readsFromLog += blocks;
+                System.arraycopy(padded(log.read(pos, n), n), 0, out, done, n);
+                done += n;
+                continue;
+            }
             byte[] part = readBlockPart(block, inBlock, n);
             System.arraycopy(part, 0, out, done, part.length);
             done += n;
@@ -218,6 +251,20 @@ public final class RedirectingDisk {
             primary.write(offset, data);
             return;
         }
+        if (redirected && offset % sector == 0 && data.length % sector == 0) {
+            // Whole sectors: every block part lands at its own offset of the shadow image, so the log takes the
+            // request in one write, and the blocks' bookkeeping follows.
+            log.write(offset, data);
+            for (long pos = offset; pos < offset + data.length; ) {
+                long block = pos / blockSize;
+                int inBlock = (int) (pos % blockSize);
+                int n = (int) Math.min(offset + data.length - pos, blockSize - inBlock);
+                logPart(block, inBlock, n, null);
+                map.markDirty(block);
+                pos += n;
+            }
+            return;
+        }
         int done = 0;
         while (done < data.length) {
             long pos = offset + done;
@@ -226,7 +273,7 @@ public final class RedirectingDisk {
             int n = Math.min(data.length - done, blockSize - inBlock);
             byte[] part = Arrays.copyOfRange(data, done, done + n);
             if (redirected) {
-                writeToLog(block, inBlock, part);
+                logPart(block, inBlock, part.length, part);
                 map.markDirty(block);
             } else {
                 writeToPrimary(block, inBlock, part);
@@ -354,31 +401,86 @@ public final class RedirectingDisk {
                 toLog.clear();
                 toWarm.clear();
                 toWarm.addAll(map.blocks());
+                toCopy.clear();
+                writtenSinceLogged.stream()
+                        .filter(b -> hot.test(b) && !map.inLog(b))
+                        .sorted()
+                        .forEach(toCopy::add);
             }
         }
     }
 
     /**
-     * Reads up to {@code maxBlocks} logged blocks (each once per redirection) to warm the cache servers, outside the
-     * disk's lock; returns how many, and when none is left moves WARMING → REDIRECTED.
+     * Reads up to {@code maxBlocks} logged blocks (each once per redirection) to warm the cache servers, and copies
+     * hot blocks whose logged copy a write made stale from the primary to the log, outside the disk's lock; returns
+     * how many blocks it read or copied, and when none is left moves WARMING → REDIRECTED. A block written while its
+     * copy is under way keeps the write: the copy is dropped.
      */
     public int warm(int maxBlocks) throws IOException {
         List<Long> batch = new ArrayList<>();
+        List<Long> copies = new ArrayList<>();
         synchronized (this) {
             requireState("warm", RedirectState.WARMING);
             while (!toWarm.isEmpty() && batch.size() < maxBlocks) {
                 batch.add(toWarm.poll());
             }
+            while (!toCopy.isEmpty() && batch.size() + copies.size() < maxBlocks) {
+                long block = toCopy.poll();
+                if (!map.inLog(block) && !partial.containsKey(block)) {
+                    copies.add(block);
+                    copying.add(block);
+                }
+            }
         }
         for (long block : batch) {
             log.read(block * blockSize, blockSize);
         }
-        synchronized (this) {
-            if (toWarm.isEmpty() && state == RedirectState.WARMING) {
-                state = RedirectState.REDIRECTED;
+        try {
+            copyToLog(copies);
+        } finally {
+            synchronized (this) {
+                copying.removeAll(copies);
+                if (toWarm.isEmpty() && toCopy.isEmpty() && state == RedirectState.WARMING) {
+                    state = RedirectState.REDIRECTED;
+                }
             }
         }
-        return batch.size();
+        return batch.size() + copies.size();
+    }
+
+    /**
+     * Copies {@code blocks} from the primary to the log and records the copies valid once the log is synced, unless a
+     * write reached a block meanwhile. The log is written under the disk's lock, after checking that no redirected
+     * write put newer bytes there since.
+     */
+    private void copyToLog(List<Long> blocks) throws IOException {
+        if (blocks.isEmpty()) {
+            return;
+        }
+        List<Long> written = new ArrayList<>();
+        for (long block : blocks) {
+            byte[] data = padded(primary.read(block * blockSize, blockSize), blockSize);
+            synchronized (this) {
+                if (copying.contains(block) && !map.inLog(block) && !partial.containsKey(block)) {
+                    log.write(block * blockSize, data);
+                    written.add(block);
+                }
+            }
+        }
+        if (written.isEmpty()) {
+            return;
+        }
+        log.flush();
+        synchronized (this) {
+            boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
+            for (long block : written) {
+                if (redirected && copying.contains(block) && !map.inLog(block) && !partial.containsKey(block)) {
+                    map.markValid(block);
+                    writtenSinceLogged.remove(block);
+                    copiedWhileWarming++;
+                }
+            }
+        }
     }
 
     /** WARMING or REDIRECTED → DRAINING: the peak is over. */
@@ -388,6 +490,7 @@ public final class RedirectingDisk {
         }
         state = RedirectState.DRAINING;
         toWarm.clear();
+        toCopy.clear();
     }
 
     /**
@@ -432,6 +535,13 @@ public final class RedirectingDisk {
         }
     }
 
+    /** Whether a read of the block now goes to the log, which holds it whole (not a block written in part). */
+    private boolean logHoldsWhole(long block) {
+        boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
+        return (map.isDirty(block) || (redirected && map.inLog(block) && hot.test(block)))
+                && !partial.containsKey(block);
+    }
+
     private byte[] readBlockPart(long block, int inBlock, int n) throws IOException {
         long logOffset = block * blockSize + inBlock;
         boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
@@ -455,19 +565,29 @@ public final class RedirectingDisk {
             }
             return merged;
         }
+        readsFromPrimary++;
         return padded(primary.read(block * blockSize + inBlock, n), n);
     }
 
-    private void writeToLog(long block, int inBlock, byte[] part) throws IOException {
+    /**
+     * Logs {@code length} bytes written at {@code inBlock} of {@code block}: writes {@code part} to the log unless it
+     * is null (the caller wrote whole sectors there already), and records which sectors the log holds of a block it
+     * lacked.
+     */
+    private void logPart(long block, int inBlock, int length, byte[] part) throws IOException {
         writesToLog++;
         BitSet present = partial.get(block);
         if (map.inLog(block) && present == null) {
-            log.write(block * blockSize + inBlock, part);
+            if (part != null) {
+                log.write(block * blockSize + inBlock, part);
+            }
             return;
         }
         if (!map.inLog(block)) {
-            if (part.length == blockSize) {
-                log.write(block * blockSize, part);
+            if (length == blockSize) {
+                if (part != null) {
+                    log.write(block * blockSize, part);
+                }
                 return;
             }
             // Only the sectors written go to the log now: fetching the rest of the block from a contended primary is
@@ -476,7 +596,14 @@ public final class RedirectingDisk {
             partial.put(block, present);
         }
         int first = inBlock / sector;
-        int last = (inBlock + part.length - 1) / sector;
+        int last = (inBlock + length - 1) / sector;
+        if (part == null) {
+            present.set(first, last + 1);
+            if (present.cardinality() == blockSize / sector) {
+                partial.remove(block);
+            }
+            return;
+        }
         int head = present.get(first) ? 0 : inBlock - first * sector;
         int end = inBlock + part.length;
         int tail = present.get(last) ? 0 : (last + 1) * sector - end;

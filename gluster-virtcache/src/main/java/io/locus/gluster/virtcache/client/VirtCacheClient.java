@@ -81,12 +81,23 @@ public final class VirtCacheClient implements AutoCloseable {
      */
     public static VirtCacheClient open(GlusterVolume primary, GlusterVolume logVolume, String path, int blockSize)
             throws IOException {
+        return open(primary, logVolume, path, blockSize, false);
+    }
+
+    /**
+     * As {@link #open(GlusterVolume, GlusterVolume, String, int)}, with the primary file opened O_DIRECT if {@code
+     * directPrimary} ({@link GlusterVolume#openDirect}: the disk's I/O on its home server reaches that server's device,
+     * as a VM's with QEMU's {@code cache=none}). The log stays buffered: its server's page cache is the warmed cache.
+     */
+    public static VirtCacheClient open(
+            GlusterVolume primary, GlusterVolume logVolume, String path, int blockSize, boolean directPrimary)
+            throws IOException {
         Objects.requireNonNull(path, "path");
         String name = path.substring(path.lastIndexOf('/') + 1);
         if (name.isEmpty()) {
             throw new IllegalArgumentException("disk path \"" + path + "\" (expected: a file, e.g. /vm1.img)");
         }
-        GlusterFile p = primary.open(path, true);
+        GlusterFile p = directPrimary ? primary.openDirect(path) : primary.open(path, true);
         GlusterFile log = openOrCreate(logVolume, "/" + name + ".vclog");
         String journalPath = "/" + name + ".vcmap";
         GlusterJournal journal = new GlusterJournal(logVolume, journalPath, openOrCreate(logVolume, journalPath));

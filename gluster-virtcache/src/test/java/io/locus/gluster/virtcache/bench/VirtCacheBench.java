@@ -5,8 +5,10 @@ import io.locus.gluster.gfapi.GlusterFile;
 import io.locus.gluster.gfapi.GlusterVolume;
 import io.locus.gluster.virtcache.client.RedirectState;
 import io.locus.gluster.virtcache.client.VirtCacheClient;
+import io.locus.gluster.virtcache.interference.EmulatedServers;
 import io.locus.gluster.virtcache.interference.FioInterferer;
 import io.locus.gluster.virtcache.interference.FioReadv;
+import io.locus.gluster.virtcache.interference.ServerBudget;
 import io.locus.gluster.virtcache.replay.CloudPhysicsTrace;
 import io.locus.gluster.virtcache.replay.Replayer;
 import io.locus.gluster.virtcache.replay.TraceRequest;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
@@ -36,6 +39,11 @@ import picocli.CommandLine.Parameters;
  * started (the detector's own reaction is what {@code InterferenceIT} tests), and drained afterwards. Last, the
  * translator's own cost: fio's readv (4 KiB random reads) on a volume with the translator and on one without, in
  * turns.
+ *
+ * <p>With {@code --servers emulated} (the default where cgroup v1 is usable) each volume's brick and the fio process
+ * run as separate servers ({@link EmulatedServers}: a CPU quota and a disk throttle each), and the victim disks are
+ * opened O_DIRECT, so that their reads and writes reach the throttled disk of their brick's server. The readv
+ * comparison runs after the emulation is removed.
  *
  * <p>Arguments: DIR TRACE XLATOR [SKIP [REQUESTS]] (defaults 20,000 and 1,000: a stretch of the trace with reads and
  * writes mixed).
@@ -90,6 +98,25 @@ public final class VirtCacheBench implements Callable<Integer> {
                             + " (default ${DEFAULT-VALUE})")
     private double rate;
 
+    /** How the servers of the bricks are laid out. */
+    enum Servers {
+        /** emulated if cgroup v1 is usable here, else shared */
+        auto,
+        /** each brick and fio in a cgroup of its own with its own budget; victim disks opened O_DIRECT */
+        emulated,
+        /** every brick on the machine's cores, disk and page cache; victim disks opened buffered */
+        shared
+    }
+
+    @Option(
+            names = "--servers",
+            defaultValue = "auto",
+            description = "emulated: each brick (victim disks, io-cache volume, log) and fio run in a cgroup v1 group"
+                    + " of their own with their own CPU quota and disk throttle, as separate servers, and the victim"
+                    + " disks are opened O_DIRECT; shared: all on this machine's cores, disk and page cache; auto:"
+                    + " emulated if cgroups are usable, else shared (default ${DEFAULT-VALUE})")
+    private Servers servers;
+
     static final int B = 65536;
     static final long DISK_BYTES = 256L << 20;
     static final int READV_SECONDS = 4;
@@ -120,10 +147,12 @@ public final class VirtCacheBench implements Callable<Integer> {
                 rate > 0 ? String.format("offered open loop at %,.0f requests/s", rate) : "closed loop",
                 rounds);
         System.out.println("interference: " + FioInterferer.DESCRIPTION);
+        boolean emulate = emulateServers();
         System.out.println("load average at start: " + loadAverage());
 
         Map<String, Totals> alone = new LinkedHashMap<>();
         Map<String, Totals> interfered = new LinkedHashMap<>();
+        Totals redirectedAlone;
         List<FioReadv.Result> readvOn = new ArrayList<>();
         List<FioReadv.Result> readvOff = new ArrayList<>();
         try (io.locus.gluster.fixture.GlusterVolume disks = io.locus.gluster.fixture.GlusterVolume.builder(dir)
@@ -144,11 +173,23 @@ public final class VirtCacheBench implements Callable<Integer> {
                 GlusterVolume primary = GlusterVolume.connect(disks.server(), disks.name(), disks.gfapiLog());
                 GlusterVolume cached =
                         GlusterVolume.connect(cachedDisks.server(), cachedDisks.name(), cachedDisks.gfapiLog());
-                GlusterVolume log = GlusterVolume.connect(logs.server(), logs.name(), logs.gfapiLog())) {
+                GlusterVolume log = GlusterVolume.connect(logs.server(), logs.name(), logs.gfapiLog());
+                EmulatedServers emulation = emulate ? EmulatedServers.create(EmulatedServers.CGROUP_ROOT, dir) : null) {
+            if (emulation != null) {
+                emulation.add(
+                        DISKS_SERVER, ServerBudget.SERVER, disks.brickPids().get(0));
+                emulation.add(
+                        CACHED_SERVER,
+                        ServerBudget.SERVER,
+                        cachedDisks.brickPids().get(0));
+                emulation.add(LOG_SERVER, ServerBudget.SERVER, logs.brickPids().get(0));
+            }
+            FioInterferer.CommandWrapper fioServer =
+                    emulation == null ? c -> c : c -> emulation.wrap(FIO_CLIENT, ServerBudget.CLIENT, c);
             List<Victim> victims = new ArrayList<>();
             for (String mode : MODES) {
                 GlusterVolume volume = mode.equals(CACHED) ? cached : primary;
-                victims.add(Victim.open(mode, volume, log, "/victim-" + victims.size() + ".img"));
+                victims.add(Victim.open(mode, volume, log, "/victim-" + victims.size() + ".img", emulate));
             }
             for (Victim v : victims) {
                 Replayer.run(requests, v, n -> {});
@@ -184,12 +225,35 @@ public final class VirtCacheBench implements Callable<Integer> {
                     "  VirtCache's data logger copied %,d blocks again during these rounds (hot blocks the trace also"
                             + " wrote, whose logged copies the writes made stale)%n",
                     virtCache.client.disk().loggedOnRead() - loggedBefore);
+            // VirtCache redirected with no interference: what the redirected path itself costs (a request split into
+            // block parts, the log volume's brick), apart from what interference does.
+            redirectedAlone = new Totals();
+            virtCache.redirect();
+            for (int round = 0; round < rounds; round++) {
+                redirectedAlone.replay(requests, virtCache, rate);
+            }
+            virtCache.drain();
+            System.out.printf("  VirtCache redirected without interference, %d rounds done, drained%n", rounds);
+            long copiedBefore = virtCache.client.disk().copiedWhileWarming();
             List<Victim> onDisks =
                     victims.stream().filter(v -> !v.mode.equals(CACHED)).toList();
-            try (FioInterferer fio = FioInterferer.start(disks, "/interferer.img", 120_000_000_000L)) {
+            Counters before = Counters.of(emulation, victims);
+            try (FioInterferer fio = FioInterferer.start(disks, "/interferer.img", 120_000_000_000L, fioServer)) {
+                long[] cpuPids = {
+                    fio.pid(),
+                    ProcessHandle.current().pid(),
+                    disks.brickPids().get(0),
+                    logs.brickPids().get(0)
+                };
+                double[] cpuBefore = cpuSeconds(cpuPids);
+                long phaseStart = System.nanoTime();
                 for (Victim v : onDisks) {
                     v.redirect();
                 }
+                System.out.printf(
+                        "  VirtCache warmed before redirecting: %,d hot blocks whose logged copies writes had made"
+                                + " stale copied from the contended primary to the log%n",
+                        virtCache.client.disk().copiedWhileWarming() - copiedBefore);
                 for (int round = 0; round < rounds; round++) {
                     for (Victim v : onDisks) {
                         interfered.get(v.mode).replay(requests, v, rate);
@@ -197,8 +261,21 @@ public final class VirtCacheBench implements Callable<Integer> {
                     System.out.printf("  with fio on the disks' brick, round %d done%n", round + 1);
                 }
                 System.out.println("  fio still running at the end: " + fio.isAlive());
+                double[] cpuAfter = cpuSeconds(cpuPids);
+                double phase = (System.nanoTime() - phaseStart) / 1e9;
+                System.out.printf(
+                        "  cores used during these rounds (CPU seconds / %.1f s): fio %.2f, this bench's JVM (the"
+                                + " victims' client) %.2f, the disks' brick %.2f, the log's brick %.2f; load average"
+                                + " now %s%n",
+                        phase,
+                        (cpuAfter[0] - cpuBefore[0]) / phase,
+                        (cpuAfter[1] - cpuBefore[1]) / phase,
+                        (cpuAfter[2] - cpuBefore[2]) / phase,
+                        (cpuAfter[3] - cpuBefore[3]) / phase,
+                        loadAverage());
             }
-            try (FioInterferer fio = FioInterferer.start(cachedDisks, "/interferer.img", 120_000_000_000L)) {
+            Counters.of(emulation, victims).printSince(before);
+            try (FioInterferer fio = FioInterferer.start(cachedDisks, "/interferer.img", 120_000_000_000L, fioServer)) {
                 Victim v = victims.get(MODES.indexOf(CACHED));
                 for (int round = 0; round < rounds; round++) {
                     interfered.get(v.mode).replay(requests, v, rate);
@@ -208,6 +285,11 @@ public final class VirtCacheBench implements Callable<Integer> {
             }
             for (Victim v : victims) {
                 v.drainAndClose();
+            }
+            if (emulation != null) {
+                // The translator's cost is a matter of CPU: under the budgets both volumes would meet the same cap.
+                emulation.close();
+                System.out.println("  emulated servers removed before fio readv");
             }
             for (int round = 0; round < readvRounds; round++) {
                 readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS));
@@ -224,6 +306,9 @@ public final class VirtCacheBench implements Callable<Integer> {
             Totals i = interfered.get(mode);
             System.out.println(row(mode, "none", a, a));
             System.out.println(row(mode, "fio on the brick", i, a));
+            if (mode.equals(VIRTCACHE)) {
+                System.out.println(row(mode, "none, redirected to the log", redirectedAlone, a));
+            }
         }
         Totals plain = alone.get(PLAIN);
         Totals vc = alone.get(VIRTCACHE);
@@ -305,6 +390,97 @@ public final class VirtCacheBench implements Callable<Integer> {
                 (double) r.percentile(90) / alone.percentile(90));
     }
 
+    static final String DISKS_SERVER = "disks";
+    static final String CACHED_SERVER = "cached";
+    static final String LOG_SERVER = "log";
+    static final String FIO_CLIENT = "fio";
+
+    /** Whether to emulate separate servers, by {@code --servers}; says which and why on stdout. */
+    private boolean emulateServers() {
+        Optional<String> why = EmulatedServers.unusable(EmulatedServers.CGROUP_ROOT, dir);
+        if (servers == Servers.emulated && why.isPresent()) {
+            throw new IllegalStateException("--servers emulated: cannot emulate separate servers: " + why.get());
+        }
+        if (servers == Servers.shared || why.isPresent()) {
+            System.out.println("servers: shared: every brick on this machine's cores, disk and page cache, victim"
+                    + " disks opened buffered"
+                    + why.map(w -> " (cannot emulate separate servers: " + w + ")")
+                            .orElse(""));
+            return false;
+        }
+        System.out.println("servers: emulated: the victim disks' brick, the io-cache volume's brick and the log"
+                + " volume's brick each in a cgroup of their own, " + ServerBudget.SERVER.describe()
+                + "; fio's process in one of its own, " + ServerBudget.CLIENT.describe()
+                + "; victim disks opened O_DIRECT (QEMU's cache=none), so their I/O reaches their server's throttled"
+                + " disk; the log stays buffered, served from its server's page cache (the warmed cache)");
+        return true;
+    }
+
+    /** What the throttles and VirtCache's client counted, to tell where the requests under interference went. */
+    private record Counters(
+            long disksIos,
+            long logIos,
+            long disksThrottled,
+            long fioThrottled,
+            long logThrottled,
+            long fromLog,
+            long fromPrimary,
+            long toLog,
+            boolean emulated) {
+        static Counters of(EmulatedServers emulation, List<Victim> victims) throws IOException {
+            var disk = victims.get(MODES.indexOf(VIRTCACHE)).client.disk();
+            if (emulation == null) {
+                return new Counters(
+                        0, 0, 0, 0, 0, disk.readsFromLog(), disk.readsFromPrimary(), disk.writesToLog(), false);
+            }
+            return new Counters(
+                    emulation.ioServiced(DISKS_SERVER),
+                    emulation.ioServiced(LOG_SERVER),
+                    emulation.throttledPeriods(DISKS_SERVER),
+                    emulation.exists(FIO_CLIENT) ? emulation.throttledPeriods(FIO_CLIENT) : 0,
+                    emulation.throttledPeriods(LOG_SERVER),
+                    disk.readsFromLog(),
+                    disk.readsFromPrimary(),
+                    disk.writesToLog(),
+                    true);
+        }
+
+        void printSince(Counters b) {
+            long log = fromLog - b.fromLog;
+            long primary = fromPrimary - b.fromPrimary;
+            System.out.printf(
+                    "  VirtCache redirected, under fio: %,d block reads from the log, %,d from the contended primary"
+                            + " (%.0f%% from the log), %,d block writes to the log%n",
+                    log, primary, 100.0 * log / Math.max(1, log + primary), toLog - b.toLog);
+            if (emulated) {
+                System.out.printf(
+                        "  disk I/Os the throttles counted meanwhile: %,d on the disks' server, %,d on the log's;"
+                                + " CPU quotas held back the disks' server in %,d periods, the log's in %,d, fio in %,d%n",
+                        disksIos - b.disksIos,
+                        logIos - b.logIos,
+                        disksThrottled - b.disksThrottled,
+                        logThrottled - b.logThrottled,
+                        fioThrottled - b.fioThrottled);
+            }
+        }
+    }
+
+    /** User and system CPU seconds of each process so far (/proc/PID/stat, in clock ticks of 1/100 s); 0 if gone. */
+    private static double[] cpuSeconds(long[] pids) {
+        double[] out = new double[pids.length];
+        for (int i = 0; i < pids.length; i++) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pids[i]), "stat"));
+                // Fields after the command name, which is in parentheses and may hold spaces.
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                out[i] = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+            } catch (IOException | RuntimeException e) {
+                out[i] = 0;
+            }
+        }
+        return out;
+    }
+
     private static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).trim();
@@ -329,14 +505,16 @@ public final class VirtCacheBench implements Callable<Integer> {
             this.client = client;
         }
 
-        static Victim open(String mode, GlusterVolume primary, GlusterVolume log, String path) throws IOException {
+        static Victim open(String mode, GlusterVolume primary, GlusterVolume log, String path, boolean direct)
+                throws IOException {
             try (GlusterFile f = primary.create(path)) {
                 f.truncate(DISK_BYTES);
             }
             if (mode.equals(PLAIN) || mode.equals(CACHED)) {
-                return new Victim(mode, primary, path, primary.open(path, true), null);
+                return new Victim(
+                        mode, primary, path, direct ? primary.openDirect(path) : primary.open(path, true), null);
             }
-            return new Victim(mode, primary, path, null, VirtCacheClient.open(primary, log, path, B));
+            return new Victim(mode, primary, path, null, VirtCacheClient.open(primary, log, path, B, direct));
         }
 
         /** Ends the translator's window, so that its filter holds the blocks the unmeasured replay read most. */
@@ -365,11 +543,16 @@ public final class VirtCacheBench implements Callable<Integer> {
                 file.close();
                 return;
             }
+            drain();
+            client.close();
+        }
+
+        /** Ends the redirection and drains the log back to the primary. */
+        void drain() throws IOException {
             client.endRedirect();
             while (client.state() == RedirectState.DRAINING) {
                 client.drain(256);
             }
-            client.close();
         }
 
         @Override

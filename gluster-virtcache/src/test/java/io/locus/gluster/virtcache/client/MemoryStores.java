@@ -12,6 +12,7 @@ final class MemoryStores {
         private byte[] current = new byte[0];
         int flushes;
         int reads;
+        int writes;
 
         @Override
         public synchronized byte[] read(long offset, int length) {
@@ -24,6 +25,7 @@ final class MemoryStores {
 
         @Override
         public synchronized void write(long offset, byte[] data) {
+            writes++;
             int end = (int) offset + data.length;
             if (end > current.length) {
                 current = Arrays.copyOf(current, end);

@@ -66,6 +66,92 @@ class RedirectingDiskTest {
     }
 
     @Test
+    void redirectedReads_countedByWhereTheyWent() throws IOException {
+        RedirectingDisk disk = open(b -> b == 0);
+        disk.write(0, new byte[2 * B]);
+        disk.flush();
+        disk.read(0, 100);
+        assertEquals(1, disk.logHotBlocks(10));
+        disk.startRedirect();
+        disk.warm(1000);
+        long fromLog = disk.readsFromLog();
+        long fromPrimary = disk.readsFromPrimary();
+        disk.read(0, 100); // hot and logged
+        disk.read(B, 100); // not hot: still the primary's
+        disk.read(B - 50, 100); // one block part each
+        assertEquals(fromLog + 2, disk.readsFromLog());
+        assertEquals(fromPrimary + 2, disk.readsFromPrimary());
+    }
+
+    @Test
+    void warming_copiesHotBlocksWhoseLoggedCopyAWriteMadeStale() throws IOException {
+        byte[] model = new byte[DISK];
+        RedirectingDisk disk = open(b -> b < 4);
+        Random r = new Random(9);
+        write(disk, model, r, 0, DISK);
+        disk.flush();
+        for (int b = 0; b < 4; b++) {
+            disk.read((long) b * B, 100);
+        }
+        assertEquals(4, disk.logHotBlocks(10));
+        write(disk, model, r, B + 512, 1024); // block 1's logged copy is now stale
+        write(disk, model, r, 6 * B, 100); // not hot: never copied
+        disk.read(B, 100);
+        assertEquals(0, disk.logHotBlocks(10), "not logged again under the same filter while NORMAL");
+
+        disk.startRedirect();
+        while (disk.state() == RedirectState.WARMING) {
+            disk.warm(2);
+        }
+        assertEquals(1, disk.copiedWhileWarming());
+        long fromPrimary = disk.readsFromPrimary();
+        assertArrayEquals(Arrays.copyOfRange(model, B, 2 * B), disk.read(B, B));
+        assertEquals(fromPrimary, disk.readsFromPrimary(), "block 1 is served by the log");
+        randomOps(disk, model, r, 200);
+        disk.endRedirect();
+        while (disk.state() == RedirectState.DRAINING) {
+            disk.drain(5);
+        }
+        assertArrayEquals(model, Arrays.copyOf(primary.contents(), DISK), "after draining the primary has it all");
+    }
+
+    @Test
+    void wholeSectorRequests_oneLogCallEach_andReadYourWritesInEveryState() throws IOException {
+        byte[] model = new byte[DISK];
+        Random r = new Random(11);
+        RedirectingDisk disk = filledAndRedirected(model, r);
+        write(disk, model, r, 0, 2 * B); // blocks 0 and 1 now dirty and whole in the log
+        int logReads = log.reads;
+        int logWrites = log.writes;
+        write(disk, model, r, B / 2, B); // a 64 KiB request across two blocks, as a VM disk's unaligned ones
+        assertEquals(logWrites + 1, log.writes, "one write of the log for the request");
+        assertArrayEquals(Arrays.copyOfRange(model, B / 2, B / 2 + B), disk.read(B / 2, B));
+        assertEquals(logReads + 1, log.reads, "one read of the log for blocks it holds whole");
+
+        for (int i = 0; i < 400; i++) {
+            stateStep(disk, r);
+            int len = 512 * (1 + r.nextInt(3 * B / 512));
+            int off = 512 * r.nextInt((DISK - len) / 512);
+            if (r.nextBoolean()) {
+                write(disk, model, r, off, len);
+            } else {
+                assertArrayEquals(Arrays.copyOfRange(model, off, off + len), disk.read(off, len), "read at " + off);
+            }
+            if (r.nextInt(50) == 0) {
+                disk.flush();
+            }
+        }
+        assertReadsMatch(disk, model);
+        if (disk.state() == RedirectState.WARMING || disk.state() == RedirectState.REDIRECTED) {
+            disk.endRedirect();
+        }
+        while (disk.state() == RedirectState.DRAINING) {
+            disk.drain(5);
+        }
+        assertArrayEquals(model, Arrays.copyOf(primary.contents(), DISK), "after draining the primary has it all");
+    }
+
+    @Test
     void injectedFalsePositives_neverReturnWrongData() throws IOException {
         byte[] model = new byte[DISK];
         RedirectingDisk disk = open(hotWithFalsePositives(0.3));

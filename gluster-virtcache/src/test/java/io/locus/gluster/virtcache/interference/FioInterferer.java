@@ -30,7 +30,16 @@ public final class FioInterferer implements AutoCloseable {
      */
     public static FioInterferer start(GlusterVolume volume, String file, long boundNanos)
             throws IOException, InterruptedException {
-        List<String> command = Fio.command(
+        return start(volume, file, boundNanos, c -> c);
+    }
+
+    /**
+     * As {@link #start(GlusterVolume, String, long)}, with fio's command line passed through {@code wrap} first (to
+     * run it in a group of {@link EmulatedServers}, say).
+     */
+    public static FioInterferer start(GlusterVolume volume, String file, long boundNanos, CommandWrapper wrap)
+            throws IOException, InterruptedException {
+        List<String> command = wrap.apply(Fio.command(
                 volume,
                 "interferer",
                 file,
@@ -42,7 +51,7 @@ public final class FioInterferer implements AutoCloseable {
                         "--numjobs=4",
                         "--thread",
                         "--time_based",
-                        "--runtime=600"));
+                        "--runtime=600")));
         FioInterferer f = new FioInterferer(
                 HostProcess.start("fio-interferer", command, volume.directory().resolve("fio-interferer.log")));
         long deadline = System.nanoTime() + boundNanos;
@@ -54,6 +63,17 @@ public final class FioInterferer implements AutoCloseable {
             Thread.sleep(100);
         }
         return f;
+    }
+
+    /** Changes a command line, and may fail doing so. */
+    @FunctionalInterface
+    public interface CommandWrapper {
+        List<String> apply(List<String> command) throws IOException;
+    }
+
+    /** fio's pid. */
+    public long pid() {
+        return fio.pid();
     }
 
     public boolean isAlive() {
