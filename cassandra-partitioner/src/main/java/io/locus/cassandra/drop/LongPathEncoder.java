@@ -9,8 +9,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * The path part of {@link PathEncoder} for keys of {@link PathEncoder#LONG_KEY} bytes or more: the same tokens,
- * computed so that the cost of a component does not wait on the one before it.
+ * The path part of {@link PathEncoder} for keys longer than {@link MidPathEncoder#MAX_KEY} bytes or with more than 20
+ * parents, and for direct buffers from {@link PathEncoder#LONG_KEY} bytes on: the same tokens, computed so that the cost
+ * of a component does not wait on the one before it.
  *
  * <p>Why a second scan: {@link PathEncoder}'s scan finds each component's end from the word that starts it, so the
  * start of the next component waits for the load and the '/' search of this one, and on a path of 25 components that

@@ -21,8 +21,9 @@ import java.util.Arrays;
  * bytes.
  *
  * <p>Thread-safe and allocation-free apart from the returned array (and, for keys that are deeper than 20 levels AND
- * hold "//" or "/./" among those levels, one temporary array). Path keys of {@link #LONG_KEY} bytes or more are
- * copied into a per-thread scratch array and encoded by {@link LongPathEncoder}; shorter ones are scanned in place.
+ * hold "//" or "/./" among those levels, one temporary array). Path keys under {@link #LONG_KEY} bytes are scanned in
+ * place here; keys up to {@link MidPathEncoder#MAX_KEY} bytes with at most 20 parents by {@link MidPathEncoder}, also
+ * in place; longer or deeper ones are copied into a per-thread scratch array and encoded by {@link LongPathEncoder}.
  */
 public final class PathEncoder {
     /*
@@ -40,9 +41,10 @@ public final class PathEncoder {
      *   per component costs 1.5-1.7x Murmur3Partitioner on typical paths however the scan around it is tuned
      *   (DESIGN.md, "Hashing names", has the measurements). The mapping is an on-disk format: any change of a token
      *   is a new TokenLayout.FORMAT_VERSION.
-     * - Two scans, one mapping (DESIGN.md, "The getToken path"): short keys are scanned in place, one component after
-     *   the other; long ones by LongPathEncoder, whose components do not wait on each other. Both are checked against
-     *   a naive reference encoder on generated keys (PathEncoderOracleProperties).
+     * - Three scans, one mapping (DESIGN.md, "The getToken path"): short keys are scanned in place, one component
+     *   after the other; mid-length ones by MidPathEncoder and long or deep ones by LongPathEncoder, whose components do
+     *   not wait on each other. All are checked against a naive reference encoder on generated keys
+     *   (PathEncoderOracleProperties).
      */
     private static final byte SLASH = '/';
     private static final byte DOT = '.';
@@ -50,8 +52,8 @@ public final class PathEncoder {
     private static final int SCRATCH_MAX = 65_536;
 
     /**
-     * Keys from this length on go to {@link LongPathEncoder}. Shorter ones (at most 15 components) are cheaper to scan
-     * in place than to copy into the scratch array first.
+     * Path keys from this length on go to {@link MidPathEncoder} or {@link LongPathEncoder}. Shorter ones (at most 15
+     * components) are cheapest scanned one component after the other.
      */
     static final int LONG_KEY = 32;
 
@@ -84,12 +86,33 @@ public final class PathEncoder {
 
     /** Encodes {@code key[offset, offset+length)}. */
     public static byte[] encode(byte[] key, int offset, int length) {
-        if (length >= LONG_KEY && key[offset] == SLASH) {
-            byte[] scratch = scratch(length);
-            System.arraycopy(key, offset, scratch, 0, length);
-            return encodePadded(scratch, length);
+        if (length < LONG_KEY || key[offset] != SLASH) {
+            return encodeInPlace(key, offset, length);
         }
-        return encodeInPlace(key, offset, length);
+        if (length <= MidPathEncoder.MAX_KEY) {
+            byte[] t = encodeMid(key, offset, length);
+            if (t != null) {
+                return t;
+            }
+        }
+        byte[] scratch = scratch(length);
+        System.arraycopy(key, offset, scratch, 0, length);
+        return encodePadded(scratch, length);
+    }
+
+    /** The token of a path key that {@link MidPathEncoder} takes, or null if it is too deep for it. */
+    private static byte[] encodeMid(byte[] key, int offset, int length) {
+        byte[] t = new byte[TOKEN_BYTES];
+        int result = MidPathEncoder.encode(key, offset, length, t);
+        if (result == MidPathEncoder.DONE) {
+            return t;
+        }
+        if (result == MidPathEncoder.DEEP) {
+            return null;
+        }
+        Arrays.fill(t, 0, OVERFLOW_OFFSET, (byte) 0); // level codes written before the '..' was seen
+        encodeNonPath(key, offset, length, t);
+        return t;
     }
 
     /** Encodes {@code key[0, length)}, which has {@link LongPathEncoder#PAD} readable bytes after it. */

@@ -18,7 +18,7 @@ import org.quicktheories.generators.Generate;
 
 /**
  * The tuned encoder ({@link PathEncoder} and, for keys of {@link PathEncoder#LONG_KEY} bytes or more,
- * {@link LongPathEncoder}) gives the token of the naive {@link ReferenceEncoder} for every generated key, whatever array
+ * {@link MidPathEncoder} and {@link LongPathEncoder}) gives the token of the naive {@link ReferenceEncoder} for every generated key, whatever array
  * or buffer holds it. Keys mix every case the scans treat apart: names of 1-40 bytes (each 8-byte alignment of a
  * name's end), multi-byte UTF-8, "//", "/./", "..", a trailing '/', 0-40 levels (the overflow field), keys below and
  * above {@code LONG_KEY}, and keys that are not paths.
@@ -61,6 +61,37 @@ class PathEncoderOracleProperties {
     void everyKey_encodesAsTheReferenceEncoder_inItsOwnArray() {
         qt().forAll(key()).checkAssert(k -> {
             assertArrayEquals(ReferenceEncoder.encode(k), PathEncoder.encode(k.getBytes(StandardCharsets.UTF_8)), k);
+        });
+    }
+
+    /**
+     * Paths of 1-63 levels cut or padded to a length around {@link MidPathEncoder}'s bounds ({@code LONG_KEY} and
+     * {@code MAX_KEY}, each +-2) or its 64-byte chunk border, so keys just inside and just outside each scan, and
+     * components ending at, before and after byte 32, 64 and 96, are all generated.
+     */
+    private static Gen<String> keyNearMidBounds() {
+        int long0 = PathEncoder.LONG_KEY;
+        int max = MidPathEncoder.MAX_KEY;
+        Gen<Integer> length = arbitrary()
+                .pick(List.of(
+                        long0 - 2, long0 - 1, long0, long0 + 1, 63, 64, 65, 95, 96, 97, max - 1, max, max + 1, max + 2))
+                .mix(integers().between(long0 - 2, max + 2));
+        return lists().of(segment()).ofSizeBetween(1, 63).zip(length, (segs, n) -> {
+            StringBuilder b = new StringBuilder("/" + String.join("/", segs));
+            while (b.length() < n) {
+                b.append(b.length() % 3 == 0 ? "/" : "q");
+            }
+            return b.substring(0, n);
+        });
+    }
+
+    @Test
+    void keysAroundTheMidEncodersBounds_encodeAsTheReferenceEncoder() {
+        qt().forAll(keyNearMidBounds(), integers().between(0, 9)).checkAssert((k, after) -> {
+            byte[] b = k.getBytes(StandardCharsets.UTF_8);
+            byte[] expected = ReferenceEncoder.encode(k);
+            assertArrayEquals(expected, PathEncoder.encode(b), k);
+            assertArrayEquals(expected, PathEncoder.encode(Arrays.copyOf(b, b.length + after), 0, b.length), k);
         });
     }
 
