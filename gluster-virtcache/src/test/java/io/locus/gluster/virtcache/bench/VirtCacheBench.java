@@ -320,13 +320,18 @@ public final class VirtCacheBench implements Callable<Integer> {
                 (double) vc.percentile(50) / plain.percentile(50),
                 (double) vc.percentile(90) / plain.percentile(90));
         System.out.printf(
-                "under interference VirtCache's p90 is %.2f× its p90 alone and %.2f× plain libgfapi's under the same"
+                "under interference VirtCache's p90 is %s× its p90 alone and %s× plain libgfapi's under the same"
                         + " interference%n",
-                (double) interfered.get(VIRTCACHE).percentile(90) / vc.percentile(90),
-                (double) interfered.get(VIRTCACHE).percentile(90)
-                        / interfered.get(PLAIN).percentile(90));
+                times((double) interfered.get(VIRTCACHE).percentile(90) / vc.percentile(90)),
+                times((double) interfered.get(VIRTCACHE).percentile(90)
+                        / interfered.get(PLAIN).percentile(90)));
         printReadv(readvOn, readvOff);
         return 0;
+    }
+
+    /** A ratio with two decimals, or two significant digits when it is below 0.01 (not rounded to 0.00). */
+    private static String times(double ratio) {
+        return String.format(ratio >= 0.01 ? "%.2f" : "%.2g", ratio);
     }
 
     /** The translator's cost on fio's readv: each round, and the ratios of the sums. */
