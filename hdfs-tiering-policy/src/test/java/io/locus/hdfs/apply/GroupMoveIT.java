@@ -2,6 +2,7 @@ package io.locus.hdfs.apply;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,7 +18,9 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
@@ -119,19 +122,19 @@ class GroupMoveIT {
         PlanFiles.write(second, planFile);
         assertTrue(policy.reload());
         AtomicInteger fewest = new AtomicInteger(Integer.MAX_VALUE);
+        // Stopped by a flag, not an interrupt: an interrupt inside the RPC would end it with an InterruptedIOException.
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<Exception> watchFailure = new AtomicReference<>();
         Thread watch = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
+            try {
+                while (!stop.get()) {
                     for (BlockLocation b : cluster.fileSystem().getFileBlockLocations(file, 0, Long.MAX_VALUE)) {
                         fewest.accumulateAndGet(b.getHosts().length, Math::min);
                     }
                     Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (Exception e) {
-                    fewest.set(-1);
-                    return;
                 }
+            } catch (Exception e) {
+                watchFailure.set(e);
             }
         });
         watch.start();
@@ -139,9 +142,10 @@ class GroupMoveIT {
         try {
             r = apply(second);
         } finally {
-            watch.interrupt();
+            stop.set(true);
             watch.join();
         }
+        assertNull(watchFailure.get(), () -> "the replica watcher failed: " + watchFailure.get());
         assertTrue(r.actions().stream().anyMatch(a -> a.kind().equals("regroup")), r.toString());
         assertEquals(3, r.blocks(), r.toString());
         assertEquals(3, r.blocksOnPlannedType(), r.toString());
