@@ -2,6 +2,7 @@ package io.locus.memcached.backend;
 
 import io.locus.memcached.config.BackendAddress;
 import io.locus.memcached.config.ProxyConfig;
+import io.locus.memcached.protocol.MetaFlags;
 import io.locus.memcached.stats.ProxyStats;
 import io.netty.channel.EventLoop;
 import java.util.ArrayList;
@@ -55,8 +56,8 @@ public final class BackendPool {
     }
 
     /** The index for a meta key, decoding it first when the request carries the base64 flag {@code b}. */
-    int indexForMeta(byte[] key, List<String> flags) {
-        if (flags.stream().anyMatch(f -> f.charAt(0) == 'b')) {
+    int indexForMeta(byte[] key, MetaFlags flags) {
+        if (flags.has('b')) {
             try {
                 return ring.serverFor(Base64.getDecoder().decode(key));
             } catch (IllegalArgumentException e) {

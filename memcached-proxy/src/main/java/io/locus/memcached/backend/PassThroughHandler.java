@@ -3,6 +3,7 @@ package io.locus.memcached.backend;
 import io.locus.memcached.protocol.BackendReply;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
+import io.locus.memcached.protocol.MetaFlags;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.locus.memcached.protocol.RequestWriter;
 import io.locus.memcached.stats.ProxyStats;
@@ -49,7 +50,7 @@ public final class PassThroughHandler implements RequestHandler {
                 case BROADCAST -> broadcast(req, reply, pr.connectionId());
                 case META -> {
                     stats.increment(ProxyStats.Counter.META_REQUESTS);
-                    List<String> flags = pr.resolution().forwardedFlags();
+                    MetaFlags flags = pr.flags();
                     int owner = pool.indexForMeta(req.keyBytes(), flags);
                     ReplyFormat format = req.quiet() ? ReplyFormat.UNTIL_MN : ReplyFormat.META;
                     ByteBuf wire = RequestWriter.forwardMeta(alloc, req, flags, req.quiet());

@@ -66,8 +66,8 @@ final class CachedReads {
             return;
         }
         MemcachedRequest mg = MemcachedRequest.withKey(alloc, Command.MG, k, FILL_FLAGS);
-        ProxyRequest fr = new ProxyRequest(
-                mg, new Resolution(r.tenant(), d, FILL_FLAGS), origin.arrivalNanos(), origin.connectionId());
+        ProxyRequest fr =
+                new ProxyRequest(mg, new Resolution(r.tenant(), d), origin.arrivalNanos(), origin.connectionId());
         long cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
         DeadlineRouter.Fill route = router.routeFill(fr, k);
         FillInFlight self = new FillInFlight(version, route.deadlineNanos());
@@ -137,36 +137,47 @@ final class CachedReads {
         return d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
     }
 
-    /** A {@code mg} with the flags of {@link MetaGetFlags}: a hit from the cache, else one fill. */
+    /**
+     * A {@code mg} with the flags of {@link MetaGetFlags}: a hit from the cache, else one fill. The request, whose line
+     * the flags are read from, is released once its reply is written.
+     */
     void metaGet(ProxyRequest pr, MeteredSink sink, MetaGetFlags flags) {
         stats.increment(ProxyStats.Counter.META_REQUESTS);
-        byte[] key = pr.request().keyBytes();
-        pr.request().release();
+        MemcachedRequest req = pr.request();
+        byte[] key = req.keyBytes();
         CachedItem item = cache.get(key, cacheDeadline(pr), pr.resolution().tenant());
         if (item != null) {
             sink.counters().hits().increment();
-            sink.complete(flags.hit(alloc, key, item.clientFlags(), item.value()));
+            ByteBuf reply = flags.hit(alloc, key, item.clientFlags(), item.value());
+            req.release();
+            sink.complete(reply);
             return;
         }
         sink.counters().misses().increment();
         fill(key, pr, sink.counters(), r -> {
+            ByteBuf reply = null;
+            String line = null;
             if (r.hit()) {
-                sink.complete(flags.hit(alloc, key, r.clientFlags(), r.value()));
+                reply = flags.hit(alloc, key, r.clientFlags(), r.value());
             } else if (r.failure() != null) {
-                sink.completeLine(r.failure());
+                line = r.failure();
             } else if (r.refusal() != null
                     && (services.metaRejectAsError()
                             || r.refusal() == RejectReason.TENANT_QUOTA
                             || r.refusal() == RejectReason.DEADLINE_EXCEEDED)) {
                 sink.markRejected(true);
-                sink.completeLine("SERVER_ERROR " + r.refusal().serverErrorText(r.estimateMicros()));
+                line = "SERVER_ERROR " + r.refusal().serverErrorText(r.estimateMicros());
             } else {
                 sink.markRejected(r.refusal() != null);
-                if (flags.quiet()) {
-                    sink.completeSilently();
-                } else {
-                    sink.complete(flags.miss(alloc, key));
-                }
+                reply = flags.quiet() ? null : flags.miss(alloc, key);
+            }
+            req.release();
+            if (line != null) {
+                sink.completeLine(line);
+            } else if (reply != null) {
+                sink.complete(reply);
+            } else {
+                sink.completeSilently();
             }
         });
     }

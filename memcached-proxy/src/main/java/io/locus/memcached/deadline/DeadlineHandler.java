@@ -5,6 +5,7 @@ import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.backend.RequestHandler;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
+import io.locus.memcached.protocol.MetaFlags;
 import io.locus.memcached.schedule.DeadlineScheduler;
 import io.locus.memcached.schedule.TicketRequest;
 import io.locus.memcached.stats.TenantMetrics;
@@ -16,7 +17,8 @@ import java.util.List;
  * The deadline path of one I/O thread: the in-proxy cache in front of the backends, and one EDF scheduler with
  * admission control per backend (DESIGN.md).
  *
- * <p>Reads: classic {@code get} and {@code mg} with the flags of {@link MetaGetFlags} are answered from the cache;
+ * <p>Reads: classic {@code get} and {@code mg} with the flags of {@link MetaGetFlags} are answered from the cache, an
+ * {@code mg} whose flags memcached refuses with memcached's error ({@link MetaFlags#error});
  * on a miss the proxy sends the fill {@code mg <key> v f t} through the key's scheduler, stores the value and builds
  * the client's reply from it. {@code gets gat gats}, other {@code mg} forms and {@code me} go to the backend
  * unchanged (they need its cas unique, clock or access bits), also through the scheduler. Writes ({@code set add
@@ -86,7 +88,7 @@ public final class DeadlineHandler implements RequestHandler {
         return switch (req.command().family()) {
             case BROADCAST -> true;
             case RETRIEVAL -> !(req.command() == Command.GET && cache != null) && router.backendOfAll(req) < 0;
-            case META -> pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b');
+            case META -> pr.flags().has('b');
             default -> false;
         };
     }
@@ -111,18 +113,26 @@ public final class DeadlineHandler implements RequestHandler {
                 router.read(pr, sink, invalidating(sink, keys), cmd == Command.GET && req.keyCount() == 1);
             }
             case META -> {
-                List<String> flags = pr.resolution().forwardedFlags();
-                boolean base64 = flags.stream().anyMatch(f -> f.charAt(0) == 'b');
-                MetaGetFlags mg = cmd == Command.MG && cache != null && !base64 ? MetaGetFlags.parse(flags) : null;
-                if (mg != null) {
-                    reads.metaGet(pr, sink, mg);
-                    return;
+                MetaFlags flags = pr.flags();
+                boolean base64 = flags.has('b');
+                if (cmd == Command.MG && cache != null && !base64) {
+                    String refused = flags.error(cmd);
+                    if (refused != null) { // memcached's own answer, without a backend call
+                        req.release();
+                        sink.completeLine(refused);
+                        return;
+                    }
+                    MetaGetFlags mg = MetaGetFlags.parse(flags);
+                    if (mg != null) {
+                        reads.metaGet(pr, sink, mg);
+                        return;
+                    }
                 }
                 int backend = base64 ? -1 : router.ownerOf(req.keyBytes());
                 boolean writes = cmd == Command.MS
                         || cmd == Command.MD
                         || cmd == Command.MA
-                        || (cmd == Command.MG && flags.stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0));
+                        || (cmd == Command.MG && flags.anyOf("TNE"));
                 List<byte[]> keys = writes ? List.of(cacheKey(req.keyBytes(), base64)) : List.of();
                 router.forward(
                         pr,

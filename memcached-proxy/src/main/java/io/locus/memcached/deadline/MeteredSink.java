@@ -80,9 +80,7 @@ final class MeteredSink implements ReplySink {
         Command cmd = pr.request().command();
         boolean write = switch (cmd.family()) {
             case RETRIEVAL -> false;
-            case META ->
-                cmd != Command.MG
-                        || pr.resolution().forwardedFlags().stream().anyMatch(f -> "TNE".indexOf(f.charAt(0)) >= 0);
+            case META -> cmd != Command.MG || pr.flags().anyOf("TNE");
             default -> true;
         };
         return write ? -1 : d.micros() * 1000;

@@ -1,6 +1,7 @@
 package io.locus.memcached.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,6 +14,8 @@ import java.util.List;
  */
 final class CommandLine {
     private byte[] text = new byte[256];
+    /** {@link #text} as a buffer, for {@link Tokens}. */
+    private ByteBuf wrapped = Unpooled.wrappedBuffer(text);
     /** Start and end offsets in {@link #text} of each token, the command word first. */
     private int[] bounds = new int[32];
 
@@ -22,6 +25,7 @@ final class CommandLine {
     int copy(ByteBuf in, int start, int length) {
         if (text.length < length) {
             text = new byte[Math.max(length, 2 * text.length)];
+            wrapped = Unpooled.wrappedBuffer(text);
         }
         in.getBytes(start, text, 0, length);
         for (int i = 0; i < length; i++) {
@@ -102,16 +106,16 @@ final class CommandLine {
     }
 
     boolean argIsInt32(int i) {
-        return Tokens.isInt32(text, bounds[2 * i + 2], bounds[2 * i + 3]);
+        return Tokens.isInt32(wrapped, bounds[2 * i + 2], bounds[2 * i + 3]);
     }
 
     boolean argIsUint64(int i) {
-        return Tokens.isUint64(text, bounds[2 * i + 2], bounds[2 * i + 3]);
+        return Tokens.isUint64(wrapped, bounds[2 * i + 2], bounds[2 * i + 3]);
     }
 
     /** Argument {@code i} as a data block length, or -1. */
     long argAsLength(int i) {
-        return Tokens.parseLength(text, bounds[2 * i + 2], bounds[2 * i + 3]);
+        return Tokens.parseLength(wrapped, bounds[2 * i + 2], bounds[2 * i + 3]);
     }
 
     /** Where each argument starts and ends, relative to the line's first byte, for the request to keep. */
@@ -148,6 +152,7 @@ final class CommandLine {
     static List<String> tokenize(String line) {
         CommandLine parsed = new CommandLine();
         parsed.text = line.getBytes(StandardCharsets.ISO_8859_1);
+        parsed.wrapped = Unpooled.wrappedBuffer(parsed.text);
         parsed.tokenize(parsed.text.length);
         List<String> tokens = new ArrayList<>(parsed.count);
         for (int t = 0; t < parsed.count; t++) {

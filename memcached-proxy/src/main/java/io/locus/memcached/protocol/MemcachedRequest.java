@@ -3,7 +3,6 @@ package io.locus.memcached.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.util.AbstractReferenceCounted;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,9 +20,9 @@ import java.util.List;
  */
 public final class MemcachedRequest extends AbstractReferenceCounted implements DecodedRequest {
     private final Command command;
-    /** The client's command line with its terminator, or null for a request the proxy built. */
+    /** The command line with its terminator: the client's, or one the proxy wrote ({@link #withKey}). */
     private final ByteBuf line;
-    /** Start and end offsets in {@link #line} of each token after the command word; null with {@link #line}. */
+    /** Start and end offsets in {@link #line} of each token after the command word. */
     private final int[] tokens;
     /** The data block and the {@code \r\n} after it as the client sent them, or null. */
     private final ByteBuf block;
@@ -35,24 +34,7 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
 
     private List<String> args;
     private byte[] firstKey;
-
-    /**
-     * A request built by the proxy.
-     *
-     * @param args the tokens after the command word
-     * @param data the data block ({@code null} when the command has none); ownership passes to this request
-     * @param quiet {@code noreply} (classic) or the {@code q} flag (meta)
-     */
-    public MemcachedRequest(Command command, List<String> args, ByteBuf data, boolean quiet) {
-        this.command = command;
-        this.line = null;
-        this.tokens = null;
-        this.block = null;
-        this.args = List.copyOf(args);
-        this.data = data;
-        this.quiet = quiet;
-        this.verbatim = false;
-    }
+    private MetaFlags metaFlags;
 
     /**
      * A request as the decoder read it; ownership of {@code line} and {@code block} passes to this request.
@@ -127,9 +109,6 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
 
     /** Token {@code i} after the command word as a slice of the client's line: not retained, valid while this is. */
     public ByteBuf argSlice(int i) {
-        if (line == null) {
-            return Unpooled.wrappedBuffer(args.get(i).getBytes(StandardCharsets.ISO_8859_1));
-        }
         return line.slice(line.readerIndex() + tokens[2 * i], tokens[2 * i + 1] - tokens[2 * i]);
     }
 
@@ -187,16 +166,23 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
         }
         byte[] k;
         int t = firstKeyToken() + i;
-        if (line == null) {
-            k = args.get(t).getBytes(StandardCharsets.ISO_8859_1);
-        } else {
-            k = new byte[tokens[2 * t + 1] - tokens[2 * t]];
-            line.getBytes(line.readerIndex() + tokens[2 * t], k);
-        }
+        k = new byte[tokens[2 * t + 1] - tokens[2 * t]];
+        line.getBytes(line.readerIndex() + tokens[2 * t], k);
         if (i == 0) {
             firstKey = k;
         }
         return k;
+    }
+
+    /**
+     * The flags after a meta command's key (after {@code ms}'s datalen) in this request's line, made on the first call;
+     * valid while this request is. The hint tokens are hidden once the tenant resolver has found them.
+     */
+    public MetaFlags metaFlags() {
+        if (metaFlags == null) {
+            metaFlags = new MetaFlags(line, tokens, command == Command.MS ? 2 : 1);
+        }
+        return metaFlags;
     }
 
     /** The first key's bytes, or {@code null} for commands without a key. */
@@ -214,7 +200,7 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
      * caller; or null when the proxy built the request or the line holds a byte memcached would not read (NUL).
      */
     public ByteBuf original() {
-        if (line == null || !verbatim) {
+        if (!verbatim) {
             return null;
         }
         if (block == null) {
@@ -225,7 +211,7 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
     }
 
     private int tokenCount() {
-        return line == null ? args.size() : tokens.length / 2;
+        return tokens.length / 2;
     }
 
     private int firstKeyToken() {
@@ -233,30 +219,21 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
     }
 
     private String token(int t) {
-        if (line == null) {
-            return args.get(t);
-        }
         int from = tokens[2 * t];
         return line.toString(line.readerIndex() + from, tokens[2 * t + 1] - from, StandardCharsets.ISO_8859_1);
     }
 
     @Override
     protected void deallocate() {
-        if (line != null) {
-            line.release();
-        }
+        line.release();
         if (block != null) {
             block.release();
-        } else if (data != null) {
-            data.release();
         }
     }
 
     @Override
     public MemcachedRequest touch(Object hint) {
-        if (line != null) {
-            line.touch(hint);
-        }
+        line.touch(hint);
         if (data != null) {
             data.touch(hint);
         }

@@ -75,24 +75,21 @@ public final class RequestWriter {
 
     /**
      * A meta request as the client sent it if it carried no hint token, else written anew from its key (and for
-     * {@code ms} its datalen) as the client's bytes followed by {@code flags}, the meta flags left after the hint
-     * tokens were removed; followed by {@code mn\r\n} if {@code appendNoop}.
+     * {@code ms} its datalen) and {@code flags}, the meta flags left after the hint tokens were removed, all as the
+     * client's bytes; followed by {@code mn\r\n} if {@code appendNoop}.
      *
      * @return a new buffer owned by the caller
      */
     public static ByteBuf forwardMeta(
-            ByteBufAllocator alloc, MemcachedRequest req, List<String> flags, boolean appendNoop) {
-        int head = req.command() == Command.MS ? 2 : 1;
-        if (flags.size() == req.argCount() - head) {
+            ByteBufAllocator alloc, MemcachedRequest req, MetaFlags flags, boolean appendNoop) {
+        if (flags.complete()) {
             return forward(alloc, req, appendNoop); // no hint token to remove
         }
+        int head = req.command() == Command.MS ? 2 : 1;
         String word = req.command().word();
-        int lineLength = word.length() + 2;
+        int lineLength = word.length() + 2 + flags.writtenBytes();
         for (int i = 0; i < head; i++) {
             lineLength += req.argSlice(i).readableBytes() + 1;
-        }
-        for (String f : flags) {
-            lineLength += f.length() + 1;
         }
         ByteBuf line = alloc.buffer(lineLength);
         line.writeCharSequence(word, StandardCharsets.ISO_8859_1);
@@ -100,10 +97,7 @@ public final class RequestWriter {
             ByteBuf t = req.argSlice(i);
             line.writeByte(' ').writeBytes(t, t.readerIndex(), t.readableBytes());
         }
-        for (String f : flags) {
-            line.writeByte(' ');
-            line.writeCharSequence(f, StandardCharsets.ISO_8859_1);
-        }
+        flags.writeTo(line);
         return withData(alloc, line.writeBytes(CRLF), req.data(), appendNoop);
     }
 

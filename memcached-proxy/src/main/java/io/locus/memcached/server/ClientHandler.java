@@ -6,9 +6,11 @@ import io.locus.memcached.backend.RequestHandler;
 import io.locus.memcached.config.Listener;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
+import io.locus.memcached.protocol.MetaFlags;
 import io.locus.memcached.protocol.RequestError;
 import io.locus.memcached.stats.ProxyStats;
 import io.locus.memcached.tenant.HintException;
+import io.locus.memcached.tenant.HintFlags;
 import io.locus.memcached.tenant.Resolution;
 import io.locus.memcached.tenant.Session;
 import io.netty.buffer.ByteBuf;
@@ -211,12 +213,15 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         Resolution resolution;
-        List<String> metaFlags = metaFlags(req);
+        MetaFlags metaFlags = req.command().isMeta() ? req.metaFlags() : null;
         try {
             byte[] key = req.keyBytes(); // read once from the client's bytes; the handlers reuse the array
             resolution = shared.resolver()
                     .get()
-                    .resolve(session, key == null ? null : new AsciiString(key, false), metaFlags);
+                    .resolve(
+                            session,
+                            key == null ? null : new AsciiString(key, false),
+                            metaFlags == null ? HintFlags.NONE : metaFlags);
         } catch (HintException e) {
             shared.stats().increment(ProxyStats.Counter.TENANT_REJECTS);
             LOG.debug("client {}: {} ({})", ctx.channel().remoteAddress(), e.replyLine(), e.getMessage());
@@ -224,20 +229,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             slot.completeLine(e.replyLine());
             return;
         }
-        if (req.command().isMeta()) {
-            shared.stats()
-                    .add(
-                            ProxyStats.Counter.HINT_TOKENS_STRIPPED,
-                            metaFlags.size() - resolution.forwardedFlags().size());
+        if (metaFlags != null) {
+            metaFlags.hide(resolution.tenantFlag(), resolution.deadlineFlag()); // hint tokens are never forwarded
+            shared.stats().add(ProxyStats.Counter.HINT_TOKENS_STRIPPED, resolution.hintTokens());
         }
         handler.handle(new ProxyRequest(req, resolution, System.nanoTime(), connectionId), slot);
-    }
-
-    private static List<String> metaFlags(MemcachedRequest req) {
-        if (!req.command().isMeta()) {
-            return List.of();
-        }
-        return req.argsFrom(req.command() == Command.MS ? 2 : 1); // the key and datalen stay bytes
     }
 
     private void authenticate(MemcachedRequest req, Slot slot) {

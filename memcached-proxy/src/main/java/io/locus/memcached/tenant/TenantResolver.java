@@ -1,7 +1,5 @@
 package io.locus.memcached.tenant;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,7 +13,8 @@ import java.util.Set;
  *   <li>deadline: deadline token → {@code dlctx} → key-prefix rule → tenant's default → listener's default →
  *       best-effort with {@code be.nominal_deadline}.</li>
  * </ul>
- * Hint tokens are always removed from the forwarded flags, honoured or not, so no tenant name reaches a backend.
+ * Hint tokens are always removed from the forwarded flags, honoured or not, so no tenant name reaches a backend:
+ * the resolution names where they are among the flags.
  *
  * <p>Immutable and thread-safe once built.
  */
@@ -55,36 +54,37 @@ public final class TenantResolver {
      * Resolves one request.
      *
      * @param key the request's key (the first key of a multi-get), one char per byte, or null
-     * @param metaFlags the meta flags after the key (and after the datalen of {@code ms}); empty for classic commands
+     * @param metaFlags the meta flags after the key (and after the datalen of {@code ms}); {@link HintFlags#NONE} for
+     *     classic commands. Only the hint tokens' values become strings.
      * @throws HintException for a repeated or malformed hint token, or a tenant the user may not use
      */
-    public Resolution resolve(Session session, CharSequence key, List<String> metaFlags) throws HintException {
-        String tenantToken = null;
-        String deadlineToken = null;
-        List<String> forwarded = metaFlags.isEmpty() ? List.of() : new ArrayList<>(metaFlags.size());
-        for (int i = 0; i < metaFlags.size(); i++) { // indexed: no iterator per request
-            String flag = metaFlags.get(i);
-            char c = flag.charAt(0);
+    public Resolution resolve(Session session, CharSequence key, HintFlags metaFlags) throws HintException {
+        int tenantFlag = -1;
+        int deadlineFlag = -1;
+        for (int i = 0; i < metaFlags.count(); i++) {
+            int c = metaFlags.letter(i);
             if (c == policy.tenantToken()) {
-                if (tenantToken != null) {
+                if (tenantFlag >= 0) {
                     throw new HintException(
-                            "CLIENT_ERROR duplicate flag", "two tenant tokens: " + tenantToken + " and " + flag);
+                            "CLIENT_ERROR duplicate flag",
+                            "two tenant tokens: " + metaFlags.value(tenantFlag) + " and " + metaFlags.value(i));
                 }
-                tenantToken = flag.substring(1);
+                tenantFlag = i;
             } else if (c == policy.deadlineToken()) {
-                if (deadlineToken != null) {
+                if (deadlineFlag >= 0) {
                     throw new HintException(
-                            "CLIENT_ERROR duplicate flag", "two deadline tokens: " + deadlineToken + " and " + flag);
+                            "CLIENT_ERROR duplicate flag",
+                            "two deadline tokens: " + metaFlags.value(deadlineFlag) + " and " + metaFlags.value(i));
                 }
-                deadlineToken = flag.substring(1);
-            } else {
-                forwarded.add(flag);
+                deadlineFlag = i;
             }
         }
+        String tenantToken = tenantFlag < 0 ? null : metaFlags.value(tenantFlag);
+        String deadlineToken = deadlineFlag < 0 ? null : metaFlags.value(deadlineFlag);
         TenantSpec byPrefix = key == null ? null : tenantByPrefix.longestPrefixOf(key);
         String tenant = resolveTenant(session, tenantToken, byPrefix);
         Deadline deadline = resolveDeadline(session, deadlineToken, key, tenant);
-        return new Resolution(tenant, deadline, forwarded);
+        return new Resolution(tenant, deadline, tenantFlag, deadlineFlag);
     }
 
     private String resolveTenant(Session session, String token, TenantSpec byPrefix) throws HintException {

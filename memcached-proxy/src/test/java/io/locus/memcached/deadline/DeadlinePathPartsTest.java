@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.locus.memcached.cache.DeadlineCache;
+import io.locus.memcached.protocol.Command;
+import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.testing.RawClient;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -26,24 +28,32 @@ class DeadlinePathPartsTest {
         }
     }
 
+    /** The flags of {@code mg key <flags>}, read in its line (the request is kept for the test's length). */
+    private static MetaGetFlags mg(String... flags) {
+        MemcachedRequest req = MemcachedRequest.withKey(ALLOC, Command.MG, RawClient.bytes("key"), List.of(flags));
+        return MetaGetFlags.parse(req.metaFlags());
+    }
+
     @Test
     void metaGetFlags_onlyWhatTheCacheCanAnswer_repliesInRequestOrder() {
-        MetaGetFlags f = MetaGetFlags.parse(List.of("s", "v", "k", "Oab", "f", "q"));
+        MetaGetFlags f = mg("s", "v", "k", "Oab", "f", "q");
         assertEquals(
                 "VA 3 s3 kkey Oab f4294967295\r\nabc\r\n",
                 text(f.hit(ALLOC, RawClient.bytes("key"), -1, RawClient.bytes("abc"))));
         assertEquals("EN kkey Oab\r\n", text(f.miss(ALLOC, RawClient.bytes("key"))));
         assertTrue(f.quiet());
-        assertEquals("HD\r\n", text(MetaGetFlags.parse(List.of()).hit(ALLOC, RawClient.bytes("k"), 0, new byte[9])));
-        MetaGetFlags k = MetaGetFlags.parse(List.of("k", "f"));
+        assertEquals("HD\r\n", text(mg().hit(ALLOC, RawClient.bytes("k"), 0, new byte[9])));
+        MetaGetFlags k = mg("k", "f");
         assertEquals(
                 "HD k\u00e9\u00ff\u0080 f7\r\n",
                 text(k.hit(ALLOC, RawClient.bytes("\u00e9\u00ff\u0080"), 7, new byte[2])));
         assertEquals("EN k\u00e9\u00ff\u0080\r\n", text(k.miss(ALLOC, RawClient.bytes("\u00e9\u00ff\u0080"))));
-        for (String bad : List.of("c", "t", "h", "l", "T30", "N30", "E5", "R30", "b", "vv", "O" + "x".repeat(33))) {
-            assertNull(MetaGetFlags.parse(List.of("v", bad)), bad);
+        String longest = "O" + "x".repeat(31);
+        assertEquals("EN " + longest + "\r\n", text(mg(longest).miss(ALLOC, RawClient.bytes("key"))));
+        for (String bad : List.of("c", "t", "h", "l", "T30", "N30", "E5", "R30", "b", "vv", "O" + "x".repeat(32))) {
+            assertNull(mg("v", bad), bad);
         }
-        assertNull(MetaGetFlags.parse(List.of("v", "v")), "a repeated flag is memcached's error to give");
+        assertNull(mg("v", "v"), "a repeated flag is memcached's error to give");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,12 +13,12 @@ import org.junit.jupiter.api.Test;
 class TokensTest {
     private static boolean isUint64(String s) {
         byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
-        return Tokens.isUint64(b, 0, b.length);
+        return Tokens.isUint64(Unpooled.wrappedBuffer(b), 0, b.length);
     }
 
     private static boolean isInt32(String s) {
         byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
-        return Tokens.isInt32(b, 0, b.length);
+        return Tokens.isInt32(Unpooled.wrappedBuffer(b), 0, b.length);
     }
 
     @Test

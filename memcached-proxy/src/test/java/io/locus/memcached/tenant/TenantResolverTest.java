@@ -15,6 +15,26 @@ class TenantResolverTest {
             new DeadlineRule("shop:search:", Deadline.hard(15_000)),
             new DeadlineRule("shop:related:", Deadline.bestEffort(400_000)));
 
+    /** Meta flags as the resolver reads them, from their text. */
+    static HintFlags flags(String... flags) {
+        return new HintFlags() {
+            @Override
+            public int count() {
+                return flags.length;
+            }
+
+            @Override
+            public int letter(int i) {
+                return flags[i].charAt(0);
+            }
+
+            @Override
+            public String value(int i) {
+                return flags[i].substring(1);
+            }
+        };
+    }
+
     static TenantResolver resolver(boolean auth, boolean trust) {
         return new TenantResolver(new TenantPolicy(
                 'P', 'L', trust, auth, Map.of("alice", Set.of("shop")), List.of(SHOP, BATCH), RULES, 1_000_000));
@@ -22,7 +42,7 @@ class TenantResolverTest {
 
     @Test
     void noHints_defaultTenant_bestEffortNominal() throws Exception {
-        Resolution r = resolver(false, true).resolve(new Session(null, null), "k", List.of());
+        Resolution r = resolver(false, true).resolve(new Session(null, null), "k", HintFlags.NONE);
         assertEquals("default", r.tenant());
         assertEquals(Deadline.bestEffort(1_000_000), r.deadline());
     }
@@ -30,17 +50,20 @@ class TenantResolverTest {
     @Test
     void tokens_winAndAreStripped() throws Exception {
         Resolution r = resolver(false, true)
-                .resolve(new Session("batch", null), "an:1", List.of("v", "Pshop", "f", "L20ms", "t"));
+                .resolve(new Session("batch", null), "an:1", flags("v", "Pshop", "f", "L20ms", "t"));
         assertEquals("shop", r.tenant());
         assertEquals(Deadline.hard(20_000), r.deadline());
-        assertEquals(List.of("v", "f", "t"), r.forwardedFlags());
+        assertEquals(1, r.tenantFlag());
+        assertEquals(3, r.deadlineFlag());
+        assertEquals(2, r.hintTokens());
     }
 
     @Test
     void untrustedTenantToken_isIgnoredButStillStripped() throws Exception {
-        Resolution r = resolver(false, false).resolve(new Session(null, null), "an:1", List.of("Pshop", "v"));
+        Resolution r = resolver(false, false).resolve(new Session(null, null), "an:1", flags("Pshop", "v"));
         assertEquals("batch", r.tenant());
-        assertEquals(List.of("v"), r.forwardedFlags());
+        assertEquals(0, r.tenantFlag());
+        assertEquals(-1, r.deadlineFlag());
     }
 
     @Test
@@ -49,24 +72,26 @@ class TenantResolverTest {
         Session s = new Session(null, null);
         assertEquals(
                 Deadline.hard(15_000),
-                res.resolve(s, "shop:search:x", List.of()).deadline());
+                res.resolve(s, "shop:search:x", HintFlags.NONE).deadline());
         assertEquals(
                 Deadline.bestEffort(400_000),
-                res.resolve(s, "shop:related:x", List.of()).deadline());
-        Resolution plain = res.resolve(s, "shop:cart:1", List.of());
+                res.resolve(s, "shop:related:x", HintFlags.NONE).deadline());
+        Resolution plain = res.resolve(s, "shop:cart:1", HintFlags.NONE);
         assertEquals("shop", plain.tenant());
         assertEquals(Deadline.hard(50_000), plain.deadline());
         assertEquals(
-                Deadline.nominalBestEffort(), res.resolve(s, "an:9", List.of()).deadline());
+                Deadline.nominalBestEffort(),
+                res.resolve(s, "an:9", HintFlags.NONE).deadline());
     }
 
     @Test
     void listener_isTheFallbackForTenantAndDeadline() throws Exception {
-        Resolution r = resolver(false, true).resolve(new Session("batch", Deadline.hard(7_000)), "x", List.of());
+        Resolution r = resolver(false, true).resolve(new Session("batch", Deadline.hard(7_000)), "x", HintFlags.NONE);
         assertEquals("batch", r.tenant());
         // batch's own default (~) comes before the listener's default.
         assertEquals(Deadline.nominalBestEffort(), r.deadline());
-        Resolution other = resolver(false, true).resolve(new Session("nobody", Deadline.hard(7_000)), "x", List.of());
+        Resolution other =
+                resolver(false, true).resolve(new Session("nobody", Deadline.hard(7_000)), "x", HintFlags.NONE);
         assertEquals(Deadline.hard(7_000), other.deadline());
     }
 
@@ -74,7 +99,7 @@ class TenantResolverTest {
     void dlctx_comesAfterTokensBeforePrefixes() throws Exception {
         Session s = new Session(null, null);
         s.context("batch", Deadline.hard(9_000));
-        Resolution r = resolver(false, true).resolve(s, "shop:search:1", List.of());
+        Resolution r = resolver(false, true).resolve(s, "shop:search:1", HintFlags.NONE);
         assertEquals("batch", r.tenant());
         assertEquals(Deadline.hard(9_000), r.deadline());
     }
@@ -84,9 +109,9 @@ class TenantResolverTest {
         TenantResolver res = resolver(true, true);
         Session s = new Session(null, null);
         s.authenticated("alice");
-        assertEquals("alice", res.resolve(s, "an:1", List.of()).tenant());
-        assertEquals("shop", res.resolve(s, "k", List.of("Pshop")).tenant());
-        HintException e = assertThrows(HintException.class, () -> res.resolve(s, "k", List.of("Pbatch")));
+        assertEquals("alice", res.resolve(s, "an:1", HintFlags.NONE).tenant());
+        assertEquals("shop", res.resolve(s, "k", flags("Pshop")).tenant());
+        HintException e = assertThrows(HintException.class, () -> res.resolve(s, "k", flags("Pbatch")));
         assertEquals("CLIENT_ERROR tenant not allowed", e.replyLine());
         assertEquals("user \"alice\" named tenant \"batch\" (expected: one of [shop] or itself)", e.getMessage());
     }
@@ -97,22 +122,22 @@ class TenantResolverTest {
         Session s = new Session(null, null);
         assertEquals(
                 "CLIENT_ERROR duplicate flag",
-                assertThrows(HintException.class, () -> res.resolve(s, "k", List.of("Pa", "Pb")))
+                assertThrows(HintException.class, () -> res.resolve(s, "k", flags("Pa", "Pb")))
                         .replyLine());
         assertEquals(
                 "CLIENT_ERROR duplicate flag",
-                assertThrows(HintException.class, () -> res.resolve(s, "k", List.of("L1", "L2")))
+                assertThrows(HintException.class, () -> res.resolve(s, "k", flags("L1", "L2")))
                         .replyLine());
-        HintException zero = assertThrows(HintException.class, () -> res.resolve(s, "k", List.of("L0")));
+        HintException zero = assertThrows(HintException.class, () -> res.resolve(s, "k", flags("L0")));
         assertEquals("CLIENT_ERROR bad token in command line format", zero.replyLine());
         assertEquals("deadline \"0\" is below 1 us (expected: > 0)", zero.getMessage());
         assertEquals(
                 "CLIENT_ERROR bad token in command line format",
-                assertThrows(HintException.class, () -> res.resolve(s, "k", List.of("P")))
+                assertThrows(HintException.class, () -> res.resolve(s, "k", flags("P")))
                         .replyLine());
         assertEquals(
                 "CLIENT_ERROR bad token in command line format",
-                assertThrows(HintException.class, () -> res.resolve(s, "k", List.of("Lfast")))
+                assertThrows(HintException.class, () -> res.resolve(s, "k", flags("Lfast")))
                         .replyLine());
     }
 

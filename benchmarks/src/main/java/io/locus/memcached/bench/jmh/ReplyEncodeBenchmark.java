@@ -2,10 +2,13 @@ package io.locus.memcached.bench.jmh;
 
 import io.locus.memcached.bench.Access;
 import io.locus.memcached.deadline.MetaGetFlags;
+import io.locus.memcached.protocol.Command;
+import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.ReplyWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +60,11 @@ public class ReplyEncodeBenchmark {
     private byte[][][] keys;
     private byte[][][] values;
     private int[][] flags;
-    private static final MetaGetFlags VALUE_AND_FLAGS = MetaGetFlags.parse(List.of("v", "f"));
+    /** The flags of {@code mg k v f}, read in that request's line, which lives as long as the benchmark. */
+    private static final MetaGetFlags VALUE_AND_FLAGS = MetaGetFlags.parse(
+            MemcachedRequest.withKey(UnpooledByteBufAllocator.DEFAULT, Command.MG, new byte[] {'k'}, List.of("v", "f"))
+                    .metaFlags());
+
     private int next;
 
     @Setup

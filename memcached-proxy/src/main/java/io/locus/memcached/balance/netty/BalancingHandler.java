@@ -11,6 +11,7 @@ import io.locus.memcached.balance.ReplicaDirectory.WriteTicket;
 import io.locus.memcached.balance.VirtualBucketTable;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
+import io.locus.memcached.protocol.MetaFlags;
 import io.netty.channel.EventLoop;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -196,13 +197,8 @@ public final class BalancingHandler implements RequestHandler {
      * only (a shadow's TTL is the rest of its lease, never longer than the item's, see
      * {@link RequestHandler#handleAt}); not cas, access times, opaque, key echo, quiet or base64 keys.
      */
-    private static boolean copyable(List<String> flags) {
-        for (String f : flags) {
-            if (f.isEmpty() || "vfts".indexOf(f.charAt(0)) < 0) {
-                return false;
-            }
-        }
-        return true;
+    private static boolean copyable(MetaFlags flags) {
+        return flags.allOf("vfts");
     }
 
     /**
@@ -235,7 +231,7 @@ public final class BalancingHandler implements RequestHandler {
             return req.keys();
         }
         String key = req.key();
-        if (pr.resolution().forwardedFlags().stream().anyMatch(f -> f.charAt(0) == 'b')) {
+        if (pr.flags().has('b')) {
             try {
                 key = new String(Base64.getDecoder().decode(key), StandardCharsets.ISO_8859_1);
             } catch (IllegalArgumentException e) {
@@ -247,10 +243,7 @@ public final class BalancingHandler implements RequestHandler {
 
     private void read(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
         MemcachedRequest req = pr.request();
-        if (chosen >= 0
-                && keys.size() == 1
-                && req.command() == Command.MG
-                && copyable(pr.resolution().forwardedFlags())) {
+        if (chosen >= 0 && keys.size() == 1 && req.command() == Command.MG && copyable(pr.flags())) {
             ReadTarget target = services.balancer().onRead(keys.get(0), chosen);
             if (target.shadow()) {
                 shadows.metaRead(pr, keys.get(0), target.backend(), reply);

@@ -41,8 +41,7 @@ final class Forwarding {
         }
         boolean untilMn = format == ReplyFormat.UNTIL_MN;
         ByteBuf wire = req.command().isMeta()
-                ? RequestWriter.forwardMeta(
-                        PooledByteBufAllocator.DEFAULT, req, pr.resolution().forwardedFlags(), untilMn)
+                ? RequestWriter.forwardMeta(PooledByteBufAllocator.DEFAULT, req, pr.flags(), untilMn)
                 : RequestWriter.forward(PooledByteBufAllocator.DEFAULT, req, untilMn);
         pool.backend(backend)
                 .send(

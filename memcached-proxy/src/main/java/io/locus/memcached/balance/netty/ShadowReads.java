@@ -6,6 +6,7 @@ import io.locus.memcached.backend.ProxyRequest;
 import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.backend.RequestHandler;
 import io.locus.memcached.protocol.BackendReply;
+import io.locus.memcached.protocol.MetaFlags;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.locus.memcached.stats.ProxyStats;
 import io.netty.buffer.ByteBuf;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class ShadowReads {
     private static final byte[] END = "\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] VALUE_AND_FLAGS = " v f".getBytes(StandardCharsets.US_ASCII);
 
     private final BalancingServices services;
     private final RequestHandler passThrough;
@@ -33,7 +35,7 @@ final class ShadowReads {
 
     /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
     void read(ProxyRequest pr, String key, int shadow, ReplySink reply) {
-        fromShadow(pr, key, shadow, "v f", reply, b -> {
+        fromShadow(pr, key, shadow, null, reply, b -> {
             MetaValue v = MetaValue.parse(b);
             if (v.data() == null) {
                 return null;
@@ -49,7 +51,7 @@ final class ShadowReads {
      * it is, because it carries no key.
      */
     void metaRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
-        fromShadow(pr, key, shadow, String.join(" ", pr.resolution().forwardedFlags()), reply, b -> {
+        fromShadow(pr, key, shadow, pr.flags(), reply, b -> {
             int at = b.readerIndex();
             boolean hit = b.readableBytes() >= 3
                     && (b.getByte(at) == 'V' && b.getByte(at + 1) == 'A'
@@ -64,7 +66,8 @@ final class ShadowReads {
     }
 
     /**
-     * Reads {@code key} at {@code shadow} with {@code mg <renamed key> b <flags>}; {@code answer} turns the shadow's
+     * Reads {@code key} at {@code shadow} with {@code mg <renamed key> b <flags>} (the client's flags, copied from its
+     * line, or {@code v f} when {@code flags} is null); {@code answer} turns the shadow's
      * reply into the client's (it must not release it), or returns null for a miss. A miss or failure goes home
      * ({@code lb:shadow_fallbacks}), so replication never turns a hit into a miss.
      */
@@ -72,13 +75,20 @@ final class ShadowReads {
             ProxyRequest pr,
             String key,
             int shadow,
-            String flags,
+            MetaFlags flags,
             ReplySink reply,
             java.util.function.Function<ByteBuf, ByteBuf> answer) {
         long start = System.nanoTime();
-        String line = "mg " + ShadowReplicator.shadowKey(key) + " b" + (flags.isEmpty() ? "" : " " + flags) + "\r\n";
-        ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
-        wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+        String head = "mg " + ShadowReplicator.shadowKey(key) + " b";
+        ByteBuf wire =
+                PooledByteBufAllocator.DEFAULT.buffer(head.length() + 2 + (flags == null ? 4 : flags.writtenBytes()));
+        wire.writeCharSequence(head, StandardCharsets.ISO_8859_1);
+        if (flags == null) {
+            wire.writeBytes(VALUE_AND_FLAGS);
+        } else {
+            flags.writeTo(wire);
+        }
+        wire.writeByte('\r').writeByte('\n');
         pool.backend(shadow)
                 .send(
                         new BackendCall(ReplyFormat.META, wire, new BackendCall.Callback() {
