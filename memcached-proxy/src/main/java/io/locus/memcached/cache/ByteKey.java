@@ -1,8 +1,12 @@
 package io.locus.memcached.cache;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** A key as map key: the bytes (not copied, never modified) with a precomputed, well-mixed hash. */
+/**
+ * A key as map key: the bytes (not copied, never modified) with a precomputed, well-mixed hash. Tables that print
+ * their keys (stats, logs, errors) turn them into text only then ({@link #toString}).
+ */
 public final class ByteKey {
     private final byte[] bytes;
     private final int hash;
@@ -22,6 +26,17 @@ public final class ByteKey {
 
     public byte[] bytes() {
         return bytes;
+    }
+
+    /** Whether the key begins with {@code prefix}. */
+    public boolean startsWith(byte[] prefix) {
+        return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
+    /** The key as text, one char per byte: for printing only. */
+    @Override
+    public String toString() {
+        return new String(bytes, StandardCharsets.ISO_8859_1);
     }
 
     @Override

@@ -78,6 +78,16 @@ public class DeadlineCacheIT {
         }
     }
 
+    /** {@code script} sent to memcached directly and through the proxy gets the same bytes back. */
+    public static void assertSameReplies(InetSocketAddress direct, InetSocketAddress proxy, String script)
+            throws Exception {
+        byte[] bytes = RawClient.bytes(script);
+        assertEquals(
+                new String(run(direct, bytes), StandardCharsets.ISO_8859_1),
+                new String(run(proxy, bytes), StandardCharsets.ISO_8859_1),
+                "script " + RawClient.preview(bytes));
+    }
+
     /** Sends the script and a final miss with a unique key; scripts contain their own {@code mn}. */
     public static byte[] run(InetSocketAddress address, byte[] script) throws Exception {
         try (RawClient c = new RawClient(address)) {

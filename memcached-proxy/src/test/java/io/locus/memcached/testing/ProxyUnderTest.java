@@ -2,6 +2,7 @@ package io.locus.memcached.testing;
 
 import io.locus.memcached.backend.RequestHandler;
 import io.locus.memcached.balance.netty.BalancingServices;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.config.ConfigLoader;
 import io.locus.memcached.server.ProxyServer;
 import java.net.InetSocketAddress;
@@ -93,10 +94,15 @@ public final class ProxyUnderTest implements AutoCloseable {
         BalancingServices lb = server.balancing();
         for (int i = 0; ; i++) {
             String k = prefix + i;
-            if (lb.balancer().table().owner(lb.balancer().bucketOf(k)) == backend) {
+            if (lb.balancer().table().owner(lb.balancer().bucketOf(byteKey(k))) == backend) {
                 return k;
             }
         }
+    }
+
+    /** A key as the balancer's tables hold it: its bytes, one per char. */
+    public static ByteKey byteKey(String key) {
+        return new ByteKey(key.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 
     @Override

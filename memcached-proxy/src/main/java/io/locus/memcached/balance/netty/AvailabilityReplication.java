@@ -8,6 +8,7 @@ import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.balance.AvailabilityPlacement;
 import io.locus.memcached.balance.ReplicaDirectory;
 import io.locus.memcached.balance.VirtualBucketTable;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.protocol.BackendReply;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.netty.buffer.ByteBuf;
@@ -57,7 +58,9 @@ final class AvailabilityReplication {
     private final List<InetSocketAddress> addresses;
     private final AtomicIntegerArray health;
     /** Keys written since a warm began; replication thread only. */
-    private final Set<String> touched = new HashSet<>();
+    private static final byte[] SHADOW_PREFIX = ReplicaDirectory.SHADOW_PREFIX.getBytes(StandardCharsets.US_ASCII);
+
+    private final Set<ByteKey> touched = new HashSet<>();
 
     private final boolean[] probing;
     /** When each backend last became UP (System.nanoTime), for client threads' stale fail-fast state. */
@@ -91,8 +94,8 @@ final class AvailabilityReplication {
         }
     }
 
-    int[] copiesOf(String key) {
-        return placement.copiesOf(key.getBytes(StandardCharsets.ISO_8859_1));
+    int[] copiesOf(ByteKey key) {
+        return placement.copiesOf(key.bytes());
     }
 
     int health(int backend) {
@@ -142,7 +145,7 @@ final class AvailabilityReplication {
     // ---- replication thread: writes, probes, warming ----
 
     /** A write to every copy that takes writes; the client gets the first copy's answer. Releases the request. */
-    void write(ProxyRequest pr, String key, EventLoop clientLoop, ReplySink reply) {
+    void write(ProxyRequest pr, ByteKey key, EventLoop clientLoop, ReplySink reply) {
         int[] copies = copiesOf(key);
         List<Integer> targets = new ArrayList<>();
         for (int b : copies) {
@@ -268,8 +271,8 @@ final class AvailabilityReplication {
             }
             int from = source;
             try {
-                for (String key : Metadump.keys(addresses.get(source))) {
-                    if (key.startsWith(ReplicaDirectory.SHADOW_PREFIX) || !contains(copiesOf(key), target)) {
+                for (ByteKey key : Metadump.keys(addresses.get(source))) {
+                    if (key.startsWith(SHADOW_PREFIX) || !contains(copiesOf(key), target)) {
                         continue;
                     }
                     window.acquireUninterruptibly();
@@ -286,7 +289,7 @@ final class AvailabilityReplication {
     }
 
     /** Replication thread: {@code mg} at the source, then add-only {@code ms} at the target unless the key was written. */
-    private void copy(String key, int source, int target, Runnable done) {
+    private void copy(ByteKey key, int source, int target, Runnable done) {
         if (touched.contains(key) || health.get(target) != WARMING) {
             warmSkipped.increment();
             done.run();

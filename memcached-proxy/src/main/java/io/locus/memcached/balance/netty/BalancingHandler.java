@@ -9,11 +9,12 @@ import io.locus.memcached.balance.ReplicaDirectory;
 import io.locus.memcached.balance.ReplicaDirectory.ReadTarget;
 import io.locus.memcached.balance.ReplicaDirectory.WriteTicket;
 import io.locus.memcached.balance.VirtualBucketTable;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.MetaFlags;
 import io.netty.channel.EventLoop;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
@@ -29,7 +30,8 @@ import java.util.List;
  * home-specific data ({@code gets}, {@code gat}, {@code mg}) and multi-key gets go to the home.
  */
 public final class BalancingHandler implements RequestHandler {
-    static final String RESERVED = "__dlp:";
+    /** The prefix of the proxy's own keys at the backends (shadow copies). */
+    static final byte[] RESERVED = {'_', '_', 'd', 'l', 'p', ':'};
 
     private final BalancingServices services;
     private final RequestHandler passThrough;
@@ -86,12 +88,12 @@ public final class BalancingHandler implements RequestHandler {
      */
     @Override
     public int[] readCopies(byte[] keyBytes) {
-        String key = new String(keyBytes, StandardCharsets.ISO_8859_1); // MBal's tables know keys by name
+        ByteKey key = new ByteKey(keyBytes);
         if (services.availability() != null || key.startsWith(RESERVED)) {
             return null;
         }
         int bucket = services.balancer().bucketOf(key);
-        BucketMigration<String> m = services.balancer().migrationOf(bucket);
+        BucketMigration<ByteKey> m = services.balancer().migrationOf(bucket);
         if (m != null) {
             return new int[] {m.readRoute().first()};
         }
@@ -114,7 +116,7 @@ public final class BalancingHandler implements RequestHandler {
         if (services.availability() != null || req.command().family() == Command.Family.BROADCAST) {
             return;
         }
-        for (String k : keysOf(req, pr)) {
+        for (ByteKey k : keysOf(req, pr)) {
             if (!k.startsWith(RESERVED)) {
                 services.balancer().onRead(k, false);
             }
@@ -129,8 +131,8 @@ public final class BalancingHandler implements RequestHandler {
             passThrough.handle(pr, reply);
             return;
         }
-        List<String> keys = keysOf(req, pr);
-        for (String k : keys) {
+        List<ByteKey> keys = keysOf(req, pr);
+        for (ByteKey k : keys) {
             if (k.startsWith(RESERVED)) {
                 req.release();
                 reply.completeLine("CLIENT_ERROR reserved key prefix");
@@ -152,7 +154,7 @@ public final class BalancingHandler implements RequestHandler {
      * a migration is counted in flight for its bucket from before the owner is read until it completes, so that the
      * copier of a migration that begins meanwhile waits for it: it may have chosen the old owner.
      */
-    private void byOwner(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
+    private void byOwner(ProxyRequest pr, List<ByteKey> keys, ReplySink reply, int chosen) {
         Command c = pr.request().command();
         boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
         VirtualBucketTable table = services.balancer().table();
@@ -205,11 +207,11 @@ public final class BalancingHandler implements RequestHandler {
      * Replication for availability: single-key reads from the first up copy (the next one on a failure), writes to
      * every copy on the replication thread. Multi-key gets go to the primaries as in the pass-through path.
      */
-    private void withCopies(ProxyRequest pr, List<String> keys, ReplySink reply) {
+    private void withCopies(ProxyRequest pr, List<ByteKey> keys, ReplySink reply) {
         Command c = pr.request().command();
         boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
         if (read) {
-            for (String k : keys) {
+            for (ByteKey k : keys) {
                 services.balancer().onRead(k, false);
             }
             if (keys.size() == 1) {
@@ -219,29 +221,34 @@ public final class BalancingHandler implements RequestHandler {
             }
             return;
         }
-        String key = keys.get(0);
+        ByteKey key = keys.get(0);
         services.balancer().onWrite(key);
         ReplySink landed = services.writeHandedOver(key, reply);
         services.loop().execute(() -> services.availability().write(pr, key, loop, landed));
     }
 
-    /** The keys as hashed on the ring: a meta key with the {@code b} flag is decoded first. */
-    private static List<String> keysOf(MemcachedRequest req, ProxyRequest pr) {
-        if (!req.command().isMeta()) {
-            return req.keys();
-        }
-        String key = req.key();
-        if (pr.flags().has('b')) {
-            try {
-                key = new String(Base64.getDecoder().decode(key), StandardCharsets.ISO_8859_1);
-            } catch (IllegalArgumentException e) {
-                return List.of(); // memcached rejects it; the pass-through relays its error
+    /** The keys as hashed on the ring, the client's bytes: a meta key with the {@code b} flag is decoded first. */
+    private static List<ByteKey> keysOf(MemcachedRequest req, ProxyRequest pr) {
+        int n = req.keyCount();
+        if (n == 1) {
+            byte[] key = req.keyBytes();
+            if (req.command().isMeta() && pr.flags().has('b')) {
+                try {
+                    key = Base64.getDecoder().decode(key);
+                } catch (IllegalArgumentException e) {
+                    return List.of(); // memcached rejects it; the pass-through relays its error
+                }
             }
+            return List.of(new ByteKey(key));
         }
-        return List.of(key);
+        List<ByteKey> keys = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            keys.add(new ByteKey(req.keyBytes(i)));
+        }
+        return keys;
     }
 
-    private void read(ProxyRequest pr, List<String> keys, ReplySink reply, int chosen) {
+    private void read(ProxyRequest pr, List<ByteKey> keys, ReplySink reply, int chosen) {
         MemcachedRequest req = pr.request();
         if (chosen >= 0 && keys.size() == 1 && req.command() == Command.MG && copyable(pr.flags())) {
             ReadTarget target = services.balancer().onRead(keys.get(0), chosen);
@@ -254,13 +261,13 @@ public final class BalancingHandler implements RequestHandler {
         }
         if (req.command() != Command.GET || keys.size() != 1) {
             int home = -1;
-            for (String k : keys) {
+            for (ByteKey k : keys) {
                 home = services.balancer().onRead(k, false).backend();
             }
             passThrough.handle(pr, keys.size() == 1 ? timed(home, reply) : reply);
             return;
         }
-        String key = keys.get(0);
+        ByteKey key = keys.get(0);
         ReadTarget target = chosen >= 0
                 ? services.balancer().onRead(key, chosen)
                 : services.balancer().onRead(key, true);
@@ -271,7 +278,7 @@ public final class BalancingHandler implements RequestHandler {
         shadows.read(pr, key, target.backend(), reply);
     }
 
-    private void write(ProxyRequest pr, String key, ReplySink reply) {
+    private void write(ProxyRequest pr, ByteKey key, ReplySink reply) {
         int stripe = ShadowReplicator.stripeOf(key);
         services.inFlightWrites().incrementAndGet(stripe);
         WriteTicket ticket;

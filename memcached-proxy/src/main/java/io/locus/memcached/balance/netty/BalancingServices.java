@@ -13,6 +13,7 @@ import io.locus.memcached.balance.Phase;
 import io.locus.memcached.balance.ReplicaDirectory;
 import io.locus.memcached.balance.ReplicationPlanner;
 import io.locus.memcached.balance.VirtualBucketTable;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.config.ConfigException;
 import io.locus.memcached.config.ProxyConfig;
 import io.locus.memcached.stats.ProxyStats;
@@ -20,7 +21,6 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +51,7 @@ public final class BalancingServices implements AutoCloseable {
     private static final long TICK_MILLIS = 20;
 
     private final BalanceConfig config;
-    private final Balancer<String> balancer;
+    private final Balancer<ByteKey> balancer;
     private final ProxyStats stats;
     /** Held while a write takes its version and, for a replicated key, is handed to the replication thread. */
     private final Object order = new Object();
@@ -64,7 +64,7 @@ public final class BalancingServices implements AutoCloseable {
      * set} and {@code get} would read the value it just replaced. A read of a key listed here waits until those writes
      * are answered ({@link #writesLanded}).
      */
-    private final java.util.concurrent.ConcurrentHashMap<String, List<java.util.concurrent.CompletableFuture<Void>>>
+    private final java.util.concurrent.ConcurrentHashMap<ByteKey, List<java.util.concurrent.CompletableFuture<Void>>>
             writesInFlight = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final EventLoopGroup group;
@@ -75,7 +75,7 @@ public final class BalancingServices implements AutoCloseable {
     private final BucketMover mover;
     private final ShadowReplicator shadows;
     private final ScheduledFuture<?> ticker;
-    private volatile EpochReport<String> last;
+    private volatile EpochReport<ByteKey> last;
     /** Replication for availability, or null when {@code replication_factor} is 1. */
     private final AvailabilityReplication availability;
 
@@ -111,13 +111,8 @@ public final class BalancingServices implements AutoCloseable {
         this.bucketInFlight = new AtomicIntegerArray(table.bucketCount());
         double[] capacity = new double[servers.size()];
         java.util.Arrays.fill(capacity, config.balance().capacity());
-        this.balancer = new Balancer<>(
-                this.config,
-                table,
-                capacity,
-                k -> k.getBytes(StandardCharsets.ISO_8859_1),
-                System::nanoTime,
-                new SplittableRandom());
+        this.balancer =
+                new Balancer<>(this.config, table, capacity, ByteKey::bytes, System::nanoTime, new SplittableRandom());
         this.group = Transport.group(1, new DefaultThreadFactory("locus-balance", true));
         this.loop = group.next();
         this.pool = new BackendPool(config, ring, loop, stats);
@@ -160,7 +155,7 @@ public final class BalancingServices implements AutoCloseable {
                 copies);
     }
 
-    public Balancer<String> balancer() {
+    public Balancer<ByteKey> balancer() {
         return balancer;
     }
 
@@ -226,7 +221,7 @@ public final class BalancingServices implements AutoCloseable {
      * Lists a write to {@code key} as in flight until its client is answered, which happens once it landed where reads
      * look for the key; call before handing the write to {@link #loop()}. Returns the client's sink, which ends it.
      */
-    ReplySink writeHandedOver(String key, ReplySink reply) {
+    ReplySink writeHandedOver(ByteKey key, ReplySink reply) {
         java.util.concurrent.CompletableFuture<Void> landed = new java.util.concurrent.CompletableFuture<>();
         writesInFlight.compute(key, (k, l) -> {
             List<java.util.concurrent.CompletableFuture<Void>> all = l == null ? new ArrayList<>(2) : l;
@@ -246,9 +241,12 @@ public final class BalancingServices implements AutoCloseable {
      * Completes once the writes to {@code keys} handed to this thread before now have landed; null if there are none
      * (the read may go at once). Later writes are not waited for, so a read cannot starve behind a stream of writes.
      */
-    java.util.concurrent.CompletableFuture<Void> writesLanded(List<String> keys) {
+    java.util.concurrent.CompletableFuture<Void> writesLanded(List<ByteKey> keys) {
+        if (writesInFlight.isEmpty()) {
+            return null; // no write handed over: nothing to wait for, nothing allocated
+        }
         List<java.util.concurrent.CompletableFuture<Void>> all = new ArrayList<>();
-        for (String k : keys) {
+        for (ByteKey k : keys) {
             writesInFlight.computeIfPresent(k, (key, l) -> {
                 all.addAll(l);
                 return l;
@@ -284,7 +282,7 @@ public final class BalancingServices implements AutoCloseable {
             if (availability != null) {
                 availability.tick();
             }
-            EpochReport<String> report = balancer.tick();
+            EpochReport<ByteKey> report = balancer.tick();
             if (report == null) {
                 return;
             }
@@ -301,7 +299,7 @@ public final class BalancingServices implements AutoCloseable {
                     mover.start(balancer.migrationOf(m.bucket()), new java.util.concurrent.CompletableFuture<>());
                 }
             }
-            for (ReplicationPlanner.Action<String> a : report.replication().actions()) {
+            for (ReplicationPlanner.Action<ByteKey> a : report.replication().actions()) {
                 if (a.kind() == ReplicationPlanner.Kind.COPY) {
                     shadows.copy(a);
                 } else {
@@ -316,7 +314,7 @@ public final class BalancingServices implements AutoCloseable {
     /** {@code stats lb} lines (also part of plain {@code stats} and the Prometheus page). */
     public Map<String, String> statsLines() {
         Map<String, String> m = new LinkedHashMap<>();
-        EpochReport<String> r = last;
+        EpochReport<ByteKey> r = last;
         m.put("lb:epoch", String.valueOf(r == null ? 0 : r.epoch()));
         m.put(
                 "lb:phases",

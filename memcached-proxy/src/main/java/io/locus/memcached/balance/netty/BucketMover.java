@@ -6,10 +6,10 @@ import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.balance.BalanceConfig;
 import io.locus.memcached.balance.Balancer;
 import io.locus.memcached.balance.VirtualBucketTable;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -27,7 +27,7 @@ final class BucketMover {
     private static final Logger LOG = LoggerFactory.getLogger(BucketMover.class);
 
     private final BalanceConfig config;
-    private final Balancer<String> balancer;
+    private final Balancer<ByteKey> balancer;
     private final EventLoop loop;
     private final BackendPool pool;
     private final ReplicationLink link;
@@ -43,8 +43,6 @@ final class BucketMover {
     private volatile boolean closed;
 
     /** Client keys never start with it ({@code BalancingHandler} refuses them): the proxy's own items, not the bucket's. */
-    private static final String RESERVED_PREFIX = "__dlp:";
-
     private final Object[] metadumpLocks;
     /**
      * {@code lb.copy_rate} for all copiers together: the time before which no further key may be dispatched. Each
@@ -57,7 +55,7 @@ final class BucketMover {
     /** {@code loop}, {@code pool}: the replication thread and its connections; {@code addresses} for metadumps. */
     BucketMover(
             BalanceConfig config,
-            Balancer<String> balancer,
+            Balancer<ByteKey> balancer,
             EventLoop loop,
             BackendPool pool,
             ReplicationLink link,
@@ -98,7 +96,7 @@ final class BucketMover {
 
     /** Replication thread: the copier of {@code m} on its own thread (metadump blocks). */
     void start(
-            io.locus.memcached.balance.BucketMigration<String> m, java.util.concurrent.CompletableFuture<Void> done) {
+            io.locus.memcached.balance.BucketMigration<ByteKey> m, java.util.concurrent.CompletableFuture<Void> done) {
         migrationsStarted.increment();
         Thread t = new Thread(() -> copyBucket(m, done), "locus-migrate-" + m.bucket());
         t.setDaemon(true);
@@ -117,7 +115,7 @@ final class BucketMover {
      * values, while a migration that stays COPYING only keeps reading the old owner as a fallback.
      */
     private void copyBucket(
-            io.locus.memcached.balance.BucketMigration<String> m, java.util.concurrent.CompletableFuture<Void> done) {
+            io.locus.memcached.balance.BucketMigration<ByteKey> m, java.util.concurrent.CompletableFuture<Void> done) {
         long warnAt = System.nanoTime() + 10_000_000_000L;
         while (bucketInFlight.get(m.bucket()) > 0) {
             if (closed) {
@@ -137,21 +135,20 @@ final class BucketMover {
         VirtualBucketTable table = balancer.table();
         int emptyPasses = 0;
         for (int pass = 1; emptyPasses < 2; pass++) {
-            List<String> keys = metadumpUntilListed(m);
+            List<ByteKey> keys = metadumpUntilListed(m);
             if (keys == null) {
                 return; // closed
             }
             int sent = 0;
-            for (String key : keys) {
-                if (key.startsWith(RESERVED_PREFIX)
-                        || table.bucketOf(key.getBytes(StandardCharsets.ISO_8859_1)) != m.bucket()) {
+            for (ByteKey key : keys) {
+                if (key.startsWith(BalancingHandler.RESERVED) || table.bucketOf(key.bytes()) != m.bucket()) {
                     continue;
                 }
                 long wait;
                 while ((wait = copyPaceNanos.get() - System.nanoTime()) > 0) {
                     java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wait, 50_000_000L));
                 }
-                chargeCopy(key.length()); // every listed key: the value's bytes are charged once read
+                chargeCopy(key.bytes().length); // every listed key: the value's bytes are charged once read
                 if (!m.mayCopyForward(key)) {
                     continue; // written during the migration: that write deletes it at the old owner
                 }
@@ -185,7 +182,7 @@ final class BucketMover {
     }
 
     /** The old owner's keys; retries (memcached runs one crawler request at a time) until listed; null once closed. */
-    private List<String> metadumpUntilListed(io.locus.memcached.balance.BucketMigration<String> m) {
+    private List<ByteKey> metadumpUntilListed(io.locus.memcached.balance.BucketMigration<ByteKey> m) {
         for (int attempt = 1; !closed; attempt++) {
             // One metadump per source at once from this proxy; the server's own crawler can still answer BUSY.
             synchronized (metadumpLocks[m.source()]) {
@@ -220,7 +217,7 @@ final class BucketMover {
      * it first and deleted it at the old owner. Copier and writes share this thread's one connection per backend, so
      * memcached applies them in the order they were decided.
      */
-    private void moveKey(io.locus.memcached.balance.BucketMigration<String> m, String key, Runnable done) {
+    private void moveKey(io.locus.memcached.balance.BucketMigration<ByteKey> m, ByteKey key, Runnable done) {
         if (!m.mayCopyForward(key)) {
             migrationSkipped.increment();
             done.run();
@@ -268,8 +265,8 @@ final class BucketMover {
      */
     void migrationWrite(
             ProxyRequest pr,
-            String key,
-            io.locus.memcached.balance.BucketMigration<String> m,
+            ByteKey key,
+            io.locus.memcached.balance.BucketMigration<ByteKey> m,
             EventLoop clientLoop,
             ReplySink done) {
         migrationWrites.increment();

@@ -1,5 +1,6 @@
 package io.locus.memcached.balance.netty;
 
+import io.locus.memcached.cache.ByteKey;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -13,6 +14,8 @@ import java.util.Base64;
 final class MetaValue {
     /** No answer: the backend failed or was unreachable. */
     static final MetaValue FAILED = new MetaValue(null, "0", -1, true);
+
+    private static final byte[] VALUE = {'V', 'A', 'L', 'U', 'E', ' '};
 
     private final ByteBuf data;
     private final String flags;
@@ -54,15 +57,12 @@ final class MetaValue {
      * A hit as a classic {@code VALUE <key> <flags> <n>[ <cas>]} block followed by {@code tail} (such as
      * {@code \r\n}, or {@code \r\nEND\r\n} for a whole one-key reply); takes over this value's data.
      */
-    ByteBuf valueBlock(String key, String cas, byte[] tail) {
-        String head =
-                "VALUE " + key + " " + flags + " " + data.readableBytes() + (cas == null ? "" : " " + cas) + "\r\n";
+    ByteBuf valueBlock(ByteKey key, String cas, byte[] tail) {
+        String numbers = " " + flags + " " + data.readableBytes() + (cas == null ? "" : " " + cas) + "\r\n";
+        ByteBuf head = PooledByteBufAllocator.DEFAULT.buffer(6 + key.bytes().length + numbers.length());
+        head.writeBytes(VALUE).writeBytes(key.bytes()).writeCharSequence(numbers, StandardCharsets.US_ASCII);
         CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
-        out.addComponent(
-                true,
-                PooledByteBufAllocator.DEFAULT
-                        .buffer(head.length())
-                        .writeBytes(head.getBytes(StandardCharsets.ISO_8859_1)));
+        out.addComponent(true, head);
         out.addComponent(true, data);
         out.addComponent(
                 true, PooledByteBufAllocator.DEFAULT.buffer(tail.length).writeBytes(tail));
@@ -101,7 +101,21 @@ final class MetaValue {
     }
 
     /** A key for meta commands' {@code b} flag. */
-    static String base64(String key) {
-        return Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.ISO_8859_1));
+    static String base64(ByteKey key) {
+        return Base64.getEncoder().encodeToString(key.bytes());
+    }
+
+    /**
+     * {@code <word> <key in base64><tail>\r\n}, written from the key's bytes; {@code tail} begins with the {@code b}
+     * flag.
+     *
+     * @return a new buffer owned by the caller
+     */
+    static ByteBuf line(String word, byte[] key, String tail) {
+        byte[] b64 = Base64.getEncoder().encode(key);
+        ByteBuf line = PooledByteBufAllocator.DEFAULT.buffer(word.length() + 1 + b64.length + tail.length() + 2);
+        line.writeCharSequence(word, StandardCharsets.US_ASCII);
+        line.writeByte(' ').writeBytes(b64).writeCharSequence(tail, StandardCharsets.US_ASCII);
+        return line.writeByte('\r').writeByte('\n');
     }
 }

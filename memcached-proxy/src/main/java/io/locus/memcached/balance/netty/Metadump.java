@@ -1,5 +1,6 @@
 package io.locus.memcached.balance.netty;
 
+import io.locus.memcached.cache.ByteKey;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -16,8 +17,8 @@ final class Metadump {
     private Metadump() {}
 
     /** Every key in {@code lru_crawler metadump all} of a backend (blocking; warm thread). */
-    static List<String> keys(InetSocketAddress address) throws IOException {
-        List<String> keys = new ArrayList<>();
+    static List<ByteKey> keys(InetSocketAddress address) throws IOException {
+        List<ByteKey> keys = new ArrayList<>();
         try (Socket s = new Socket()) {
             s.connect(address, 2000);
             s.setSoTimeout(30_000);
@@ -36,8 +37,9 @@ final class Metadump {
                 }
                 if (line.startsWith("key=")) {
                     int sp = line.indexOf(' ');
-                    keys.add(URLDecoder.decode(
-                            line.substring(4, sp < 0 ? line.length() : sp), StandardCharsets.ISO_8859_1));
+                    String printed = URLDecoder.decode( // memcached prints keys URL-encoded
+                            line.substring(4, sp < 0 ? line.length() : sp), StandardCharsets.ISO_8859_1);
+                    keys.add(new ByteKey(printed.getBytes(StandardCharsets.ISO_8859_1)));
                 }
             }
             throw new IOException("lru_crawler metadump at " + address + ": connection closed before END");

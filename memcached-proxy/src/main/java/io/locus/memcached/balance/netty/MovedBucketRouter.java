@@ -5,6 +5,7 @@ import io.locus.memcached.backend.BackendPool;
 import io.locus.memcached.backend.ProxyRequest;
 import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.balance.BucketMigration;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.protocol.BackendReply;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.ReplyFormat;
@@ -38,7 +39,7 @@ final class MovedBucketRouter {
 
     /** Backends to ask for a key of {@code bucket}, in order: the owner, or during a migration new, old, new. */
     private int[] readChain(int bucket) {
-        BucketMigration<String> m = services.balancer().migrationOf(bucket);
+        BucketMigration<ByteKey> m = services.balancer().migrationOf(bucket);
         if (m == null) {
             return new int[] {services.balancer().table().owner(bucket)};
         }
@@ -49,9 +50,9 @@ final class MovedBucketRouter {
     }
 
     /** A write to a key of a moved or migrating {@code bucket}. */
-    void write(ProxyRequest pr, String key, int bucket, ReplySink reply) {
+    void write(ProxyRequest pr, ByteKey key, int bucket, ReplySink reply) {
         services.balancer().onWrite(key); // counted, and a replicated key's shadows stop being readable
-        BucketMigration<String> m = services.balancer().migrationOf(bucket);
+        BucketMigration<ByteKey> m = services.balancer().migrationOf(bucket);
         if (m != null) {
             ReplySink landed = services.writeHandedOver(key, reply);
             services.loop().execute(() -> services.mover().migrationWrite(pr, key, m, loop, landed));
@@ -74,9 +75,9 @@ final class MovedBucketRouter {
     }
 
     /** A read of {@code keys} of moved or migrating {@code buckets} (one each). */
-    void read(ProxyRequest pr, List<String> keys, int[] buckets, ReplySink reply) {
+    void read(ProxyRequest pr, List<ByteKey> keys, int[] buckets, ReplySink reply) {
         Command c = pr.request().command();
-        for (String k : keys) {
+        for (ByteKey k : keys) {
             services.balancer().onRead(k, false);
         }
         if (c == Command.GET || c == Command.GETS) {
@@ -167,10 +168,8 @@ final class MovedBucketRouter {
     }
 
     /** {@code get}/{@code gets} of one key along {@code chain} with {@code mg}: the first hit, as a VALUE block. */
-    private void fetch(String key, boolean withCas, int[] chain, int i, long affinity, Fetched then) {
-        String line = "mg " + MetaValue.base64(key) + " b v f" + (withCas ? " c" : "") + "\r\n";
-        ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(line.length());
-        wire.writeCharSequence(line, StandardCharsets.ISO_8859_1);
+    private void fetch(ByteKey key, boolean withCas, int[] chain, int i, long affinity, Fetched then) {
+        ByteBuf wire = MetaValue.line("mg", key.bytes(), withCas ? " b v f c" : " b v f");
         int backend = chain[i];
         long start = System.nanoTime();
         pool.backend(backend)

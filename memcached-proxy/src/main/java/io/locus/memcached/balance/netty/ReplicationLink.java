@@ -2,6 +2,7 @@ package io.locus.memcached.balance.netty;
 
 import io.locus.memcached.backend.BackendCall;
 import io.locus.memcached.backend.BackendPool;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.protocol.BackendReply;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.netty.buffer.ByteBuf;
@@ -20,7 +21,7 @@ final class ReplicationLink {
     }
 
     /** {@code mg <key> b v f t} at {@code home}: the item's value, flags and TTL, or its absence or failure. */
-    void readHome(int home, String key, Consumer<MetaValue> then) {
+    void readHome(int home, ByteKey key, Consumer<MetaValue> then) {
         send(home, ReplyFormat.META, "mg " + MetaValue.base64(key) + " b v f t\r\n", null, r -> {
             if (r == null) {
                 then.accept(MetaValue.FAILED);

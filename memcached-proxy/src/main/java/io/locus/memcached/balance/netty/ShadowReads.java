@@ -5,6 +5,7 @@ import io.locus.memcached.backend.BackendPool;
 import io.locus.memcached.backend.ProxyRequest;
 import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.backend.RequestHandler;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.protocol.BackendReply;
 import io.locus.memcached.protocol.MetaFlags;
 import io.locus.memcached.protocol.ReplyFormat;
@@ -12,6 +13,7 @@ import io.locus.memcached.stats.ProxyStats;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 /**
  * Reads of a replicated hot key at one of its shadows (MBal Phase 1), for one I/O thread's {@link BalancingHandler}:
@@ -21,6 +23,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class ShadowReads {
     private static final byte[] END = "\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MG = {'m', 'g', ' '};
     private static final byte[] VALUE_AND_FLAGS = " v f".getBytes(StandardCharsets.US_ASCII);
 
     private final BalancingServices services;
@@ -34,7 +37,7 @@ final class ShadowReads {
     }
 
     /** A {@code get} at a shadow as {@code mg <renamed key> b v f}, the answer rewritten into {@code VALUE key ...}. */
-    void read(ProxyRequest pr, String key, int shadow, ReplySink reply) {
+    void read(ProxyRequest pr, ByteKey key, int shadow, ReplySink reply) {
         fromShadow(pr, key, shadow, null, reply, b -> {
             MetaValue v = MetaValue.parse(b);
             if (v.data() == null) {
@@ -50,7 +53,7 @@ final class ShadowReads {
      * An {@code mg} (flags {@code BalancingHandler.copyable}) at a shadow with its own flags; the reply is passed on as
      * it is, because it carries no key.
      */
-    void metaRead(ProxyRequest pr, String key, int shadow, ReplySink reply) {
+    void metaRead(ProxyRequest pr, ByteKey key, int shadow, ReplySink reply) {
         fromShadow(pr, key, shadow, pr.flags(), reply, b -> {
             int at = b.readerIndex();
             boolean hit = b.readableBytes() >= 3
@@ -73,16 +76,16 @@ final class ShadowReads {
      */
     private void fromShadow(
             ProxyRequest pr,
-            String key,
+            ByteKey key,
             int shadow,
             MetaFlags flags,
             ReplySink reply,
             java.util.function.Function<ByteBuf, ByteBuf> answer) {
         long start = System.nanoTime();
-        String head = "mg " + ShadowReplicator.shadowKey(key) + " b";
-        ByteBuf wire =
-                PooledByteBufAllocator.DEFAULT.buffer(head.length() + 2 + (flags == null ? 4 : flags.writtenBytes()));
-        wire.writeCharSequence(head, StandardCharsets.ISO_8859_1);
+        byte[] shadowKey = Base64.getEncoder().encode(ShadowReplicator.shadowKeyBytes(key));
+        ByteBuf wire = PooledByteBufAllocator.DEFAULT.buffer(
+                MG.length + shadowKey.length + 4 + (flags == null ? VALUE_AND_FLAGS.length : flags.writtenBytes()));
+        wire.writeBytes(MG).writeBytes(shadowKey).writeByte(' ').writeByte('b');
         if (flags == null) {
             wire.writeBytes(VALUE_AND_FLAGS);
         } else {

@@ -7,6 +7,7 @@ import io.locus.memcached.balance.BalanceConfig;
 import io.locus.memcached.balance.Balancer;
 import io.locus.memcached.balance.ReplicaDirectory;
 import io.locus.memcached.balance.ReplicationPlanner;
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.protocol.ReplyFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
@@ -26,10 +27,14 @@ final class ShadowReplicator {
     static final int STRIPES = 1024;
 
     private final BalanceConfig config;
-    private final Balancer<String> balancer;
+    private final Balancer<ByteKey> balancer;
     private final ReplicationLink link;
     /** The pass-through over the replication thread's connections: a client's write runs at the home with it. */
     private final PassThroughHandler homeWriter;
+
+    private static final byte[] SHADOW_PREFIX =
+            ReplicaDirectory.SHADOW_PREFIX.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     /** Writes in flight, by key stripe ({@link #stripeOf}): a copy waits while one may not have reached the home. */
     private final AtomicIntegerArray inFlightWrites;
 
@@ -43,7 +48,7 @@ final class ShadowReplicator {
 
     ShadowReplicator(
             BalanceConfig config,
-            Balancer<String> balancer,
+            Balancer<ByteKey> balancer,
             ReplicationLink link,
             PassThroughHandler homeWriter,
             AtomicIntegerArray inFlightWrites) {
@@ -55,9 +60,9 @@ final class ShadowReplicator {
     }
 
     /** Phase 1 copy: {@code mg} at the home, then {@code ms} at the shadow if no write began meanwhile. */
-    void copy(ReplicationPlanner.Action<String> a) {
-        String key = a.key();
-        ReplicaDirectory<String> dir = balancer.directory();
+    void copy(ReplicationPlanner.Action<ByteKey> a) {
+        ByteKey key = a.key();
+        ReplicaDirectory<ByteKey> dir = balancer.directory();
         if (!dir.contains(key)) {
             return;
         }
@@ -79,7 +84,7 @@ final class ShadowReplicator {
         });
     }
 
-    void touch(ReplicationPlanner.Action<String> a) {
+    void touch(ReplicationPlanner.Action<ByteKey> a) {
         touches.increment();
         String line = "mg " + shadowKey(a.key()) + " b T" + Math.max(1, a.ttlSeconds()) + "\r\n";
         link.send(a.shadow(), ReplyFormat.META, line, null, r -> {
@@ -102,7 +107,7 @@ final class ShadowReplicator {
      */
     void versionedWrite(
             ProxyRequest pr,
-            String key,
+            ByteKey key,
             long version,
             int home,
             int[] shadows,
@@ -168,12 +173,12 @@ final class ShadowReplicator {
         });
     }
 
-    private void updateShadow(String key, int shadow, long version, MetaValue value) {
+    private void updateShadow(ByteKey key, int shadow, long version, MetaValue value) {
         updateShadow(key, shadow, version, value, () -> {});
     }
 
     /** Makes the shadow hold {@code value} (or nothing), then records the version it acknowledged. */
-    private void updateShadow(String key, int shadow, long version, MetaValue value, Runnable then) {
+    private void updateShadow(ByteKey key, int shadow, long version, MetaValue value, Runnable then) {
         String line;
         ByteBuf data = null;
         if (value.failed()) {
@@ -210,7 +215,7 @@ final class ShadowReplicator {
     }
 
     /** Seconds a shadow item may live: the rest of the lease, and never longer than the item itself. */
-    private long shadowTtl(String key, long itemTtl) {
+    private long shadowTtl(ByteKey key, long itemTtl) {
         long lease;
         try {
             lease = (balancer.directory().leaseExpiresNanos(key) - System.nanoTime() + 999_999_999L) / 1_000_000_000L;
@@ -221,13 +226,21 @@ final class ShadowReplicator {
         return itemTtl > 0 ? Math.min(lease, itemTtl) : lease;
     }
 
-    static int stripeOf(String key) {
+    static int stripeOf(ByteKey key) {
         return (key.hashCode() & 0x7fffffff) % STRIPES;
     }
 
     /** The key a shadow backend stores a replica under, base64 for meta commands' {@code b} flag. */
-    static String shadowKey(String key) {
-        return MetaValue.base64(ReplicaDirectory.SHADOW_PREFIX + key);
+    static String shadowKey(ByteKey key) {
+        return java.util.Base64.getEncoder().encodeToString(shadowKeyBytes(key));
+    }
+
+    /** The bytes of the key a shadow backend stores a replica under: {@link ReplicaDirectory#SHADOW_PREFIX} + key. */
+    static byte[] shadowKeyBytes(ByteKey key) {
+        byte[] k = key.bytes();
+        byte[] shadow = java.util.Arrays.copyOf(SHADOW_PREFIX, SHADOW_PREFIX.length + k.length);
+        System.arraycopy(k, 0, shadow, SHADOW_PREFIX.length, k.length);
+        return shadow;
     }
 
     /** {@code stats lb} lines of Phase 1's work on the replication thread. */

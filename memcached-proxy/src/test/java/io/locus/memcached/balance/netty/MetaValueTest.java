@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.locus.memcached.testing.ProxyUnderTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +34,7 @@ class MetaValueTest {
 
     @Test
     void shadowKey_isTheReservedPrefixInBase64() {
-        assertEquals("X19kbHA6cjprZXk=", ShadowReplicator.shadowKey("key")); // base64("__dlp:r:key")
+        assertEquals(
+                "X19kbHA6cjprZXk=", ShadowReplicator.shadowKey(ProxyUnderTest.byteKey("key"))); // base64("__dlp:r:key")
     }
 }

@@ -7,6 +7,7 @@ import io.locus.memcached.balance.VirtualBucketTable;
 import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
 import io.locus.memcached.fixture.MemcachedText;
+import io.locus.memcached.testing.ProxyUnderTest;
 import io.locus.memcached.testing.RawClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -283,7 +284,7 @@ class MigrationIT {
                 String got = BalanceIT.exchange(c, "get " + keys[i] + "\r\n", "END\r\n");
                 reads.incrementAndGet();
                 if (!got.startsWith("VALUE " + keys[i] + " ")) {
-                    int bucket = services.balancer().bucketOf(keys[i]);
+                    int bucket = services.balancer().bucketOf(ProxyUnderTest.byteKey(keys[i]));
                     var m = services.balancer().migrationOf(bucket);
                     StringBuilder where = new StringBuilder();
                     for (int b = 0; b < 4; b++) {

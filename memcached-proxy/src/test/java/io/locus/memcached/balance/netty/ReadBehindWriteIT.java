@@ -55,7 +55,7 @@ class ReadBehindWriteIT {
                             .balancing()
                             .balancer()
                             .directory()
-                            .add(key, 0, new int[] {1}, System.nanoTime() + 600_000_000_000L));
+                            .add(ProxyUnderTest.byteKey(key), 0, new int[] {1}, System.nanoTime() + 600_000_000_000L));
         }
     }
 
@@ -73,7 +73,8 @@ class ReadBehindWriteIT {
             check(
                     proxy,
                     "rbw-m",
-                    key -> lb.migrate(lb.balancer().bucketOf(key), 1).get());
+                    key -> lb.migrate(lb.balancer().bucketOf(ProxyUnderTest.byteKey(key)), 1)
+                            .get());
         }
     }
 
@@ -90,7 +91,7 @@ class ReadBehindWriteIT {
                             .balancing()
                             .balancer()
                             .directory()
-                            .add(key, 0, new int[] {1}, System.nanoTime() + 600_000_000_000L));
+                            .add(ProxyUnderTest.byteKey(key), 0, new int[] {1}, System.nanoTime() + 600_000_000_000L));
         }
     }
 
