@@ -3,6 +3,8 @@ package io.locus.memcached.bench.jmh;
 import io.locus.memcached.balance.BalanceConfig;
 import io.locus.memcached.balance.HotKeyTracker;
 import io.locus.memcached.bench.Access;
+import io.locus.memcached.cache.ByteKey;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link HotKeyTracker#recordWrite} (a sampling draw, then for a sampled request the Space-Saving update of a table of
  * {@code lb.hot_keys} = 1,024 counters), with the epoch's decay every 100,000 requests.
  *
- * <p>Workload: the {@link ProxyWorkload} stream (Zipf 0.99 over 150,000 keys, as the proxy's {@code String} keys),
+ * <p>Workload: the {@link ProxyWorkload} stream (Zipf 0.99 over 150,000 keys, as the proxy's {@link ByteKey}s),
  * 95% reads and 5% writes as in {@code ./locus bench proxy}. {@code sampleRate}: {@code 0.05} is {@code
  * lb.sample_rate}'s default, {@code 1} what the balancer raises it to while it hunts a hot spot.
  *
@@ -41,8 +43,8 @@ public class HotKeyBenchmark {
     @Param({"0.05", "1"})
     public String sampleRate;
 
-    private HotKeyTracker<String> tracker;
-    private String[] keys;
+    private HotKeyTracker<ByteKey> tracker;
+    private ByteKey[] keys;
     private boolean[] writes;
     private int next;
     private int sinceEpoch;
@@ -52,11 +54,11 @@ public class HotKeyBenchmark {
         tracker = new HotKeyTracker<>(
                 BalanceConfig.defaults().withOverrides(Map.of("lb.sample_rate", sampleRate)), new SplittableRandom(1));
         Access[] accesses = ProxyWorkload.accesses();
-        keys = new String[accesses.length];
+        keys = new ByteKey[accesses.length];
         writes = new boolean[accesses.length];
         SplittableRandom r = new SplittableRandom(2);
         for (int i = 0; i < accesses.length; i++) {
-            keys[i] = accesses[i].key();
+            keys[i] = new ByteKey(accesses[i].key().getBytes(StandardCharsets.ISO_8859_1));
             writes[i] = r.nextDouble() < 0.05;
         }
         for (int i = 0; i < 2 * EPOCH_REQUESTS; i++) {
