@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.testing.ProxyUnderTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -36,5 +37,26 @@ class MetaValueTest {
     void shadowKey_isTheReservedPrefixInBase64() {
         assertEquals(
                 "X19kbHA6cjprZXk=", ShadowReplicator.shadowKey(ProxyUnderTest.byteKey("key"))); // base64("__dlp:r:key")
+        byte[] binary = {(byte) 0xff, 0x00, ' ', (byte) 0x80};
+        assertEquals(
+                "__dlp:r:\u00ff\u0000 \u0080",
+                new String(ShadowReplicator.shadowKeyBytes(new ByteKey(binary)), StandardCharsets.ISO_8859_1));
+    }
+
+    @Test
+    void linesAndValueBlocks_carryTheKeysBytes() {
+        byte[] binary = {(byte) 0xff, 0x00, ' ', (byte) 0x80};
+        ByteBuf line = MetaValue.line("mg", binary, " b v f");
+        assertEquals("mg /wAggA== b v f\r\n", line.toString(StandardCharsets.ISO_8859_1));
+        line.release();
+        ByteBuf va = Unpooled.copiedBuffer("VA 2 f7\r\nhi\r\n", StandardCharsets.ISO_8859_1);
+        MetaValue v = MetaValue.parse(va);
+        va.release();
+        ByteBuf block = v.valueBlock(
+                new ByteKey("k\u00e9y".getBytes(StandardCharsets.ISO_8859_1)),
+                "12",
+                "END".getBytes(StandardCharsets.US_ASCII));
+        assertEquals("VALUE k\u00e9y 7 2 12\r\nhiEND", block.toString(StandardCharsets.ISO_8859_1));
+        block.release();
     }
 }
