@@ -1,6 +1,7 @@
 package io.locus.memcached.balance.netty;
 
 import io.locus.memcached.cache.ByteKey;
+import io.locus.memcached.protocol.ReplyWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -13,16 +14,16 @@ import java.util.Base64;
  */
 final class MetaValue {
     /** No answer: the backend failed or was unreachable. */
-    static final MetaValue FAILED = new MetaValue(null, "0", -1, true);
+    static final MetaValue FAILED = new MetaValue(null, 0, -1, true);
 
     private static final byte[] VALUE = {'V', 'A', 'L', 'U', 'E', ' '};
 
     private final ByteBuf data;
-    private final String flags;
+    private final long flags;
     private final long ttl;
     private final boolean failed;
 
-    MetaValue(ByteBuf data, String flags, long ttl, boolean failed) {
+    MetaValue(ByteBuf data, long flags, long ttl, boolean failed) {
         this.data = data;
         this.flags = flags;
         this.ttl = ttl;
@@ -34,8 +35,8 @@ final class MetaValue {
         return data;
     }
 
-    /** The client flags, as the backend wrote them. */
-    String flags() {
+    /** The client flags (memcached's unsigned 32 bits). */
+    long flags() {
         return flags;
     }
 
@@ -58,9 +59,16 @@ final class MetaValue {
      * {@code \r\n}, or {@code \r\nEND\r\n} for a whole one-key reply); takes over this value's data.
      */
     ByteBuf valueBlock(ByteKey key, String cas, byte[] tail) {
-        String numbers = " " + flags + " " + data.readableBytes() + (cas == null ? "" : " " + cas) + "\r\n";
-        ByteBuf head = PooledByteBufAllocator.DEFAULT.buffer(6 + key.bytes().length + numbers.length());
-        head.writeBytes(VALUE).writeBytes(key.bytes()).writeCharSequence(numbers, StandardCharsets.US_ASCII);
+        ByteBuf head =
+                PooledByteBufAllocator.DEFAULT.buffer(32 + key.bytes().length + (cas == null ? 0 : cas.length()));
+        head.writeBytes(VALUE).writeBytes(key.bytes()).writeByte(' ');
+        ReplyWriter.writeDecimal(head, flags);
+        head.writeByte(' ');
+        ReplyWriter.writeDecimal(head, data.readableBytes());
+        if (cas != null) {
+            head.writeByte(' ').writeCharSequence(cas, StandardCharsets.US_ASCII);
+        }
+        head.writeByte('\r').writeByte('\n');
         CompositeByteBuf out = PooledByteBufAllocator.DEFAULT.compositeBuffer(3);
         out.addComponent(true, head);
         out.addComponent(true, data);
@@ -75,29 +83,56 @@ final class MetaValue {
         }
     }
 
-    /** Parses {@code VA <n> f<flags> t<ttl>} + data, {@code EN}, or anything else as a failure. */
+    /**
+     * Parses {@code VA <n> f<flags> t<ttl>} + data, {@code EN}, or anything else as a failure, from the reply's bytes.
+     */
     static MetaValue parse(ByteBuf b) {
         int start = b.readerIndex();
         int eol = b.indexOf(start, b.writerIndex(), (byte) '\r');
-        String head = b.toString(start, Math.max(0, eol - start), StandardCharsets.ISO_8859_1);
-        if (head.equals("EN")) {
-            return new MetaValue(null, "0", -1, false);
+        if (eol == start + 2 && b.getByte(start) == 'E' && b.getByte(start + 1) == 'N') {
+            return new MetaValue(null, 0, -1, false);
         }
-        if (!head.startsWith("VA ")) {
+        if (eol < start + 4 || b.getByte(start) != 'V' || b.getByte(start + 1) != 'A' || b.getByte(start + 2) != ' ') {
             return FAILED;
         }
-        String[] t = head.split(" ");
-        int len = Integer.parseInt(t[1]);
-        String flags = "0";
+        long length = -1;
+        long flags = 0;
         long ttl = -1;
-        for (int i = 2; i < t.length; i++) {
-            if (t[i].startsWith("f")) {
-                flags = t[i].substring(1);
-            } else if (t[i].startsWith("t")) {
-                ttl = Long.parseLong(t[i].substring(1));
+        for (int t = start + 3; t < eol; ) {
+            int end = b.indexOf(t, eol, (byte) ' ');
+            end = end < 0 ? eol : end;
+            if (length < 0) {
+                length = number(b, t, end);
+                if (length < 0) {
+                    return FAILED;
+                }
+            } else if (end > t + 1 && b.getByte(t) == 'f') {
+                flags = number(b, t + 1, end);
+                if (flags < 0) {
+                    return FAILED;
+                }
+            } else if (end > t + 1 && b.getByte(t) == 't') {
+                ttl = b.getByte(t + 1) == '-' ? -1 : number(b, t + 1, end);
             }
+            t = end + 1;
         }
-        return new MetaValue(b.retainedSlice(eol + 2, len), flags, ttl, false);
+        return new MetaValue(b.retainedSlice(eol + 2, (int) length), flags, ttl, false);
+    }
+
+    /** The decimal in {@code [from, to)}, or -1 if it is not one (memcached writes these, so that means a failure). */
+    private static long number(ByteBuf b, int from, int to) {
+        if (from == to || to - from > 18) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = from; i < to; i++) {
+            byte c = b.getByte(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
     }
 
     /** A key for meta commands' {@code b} flag. */

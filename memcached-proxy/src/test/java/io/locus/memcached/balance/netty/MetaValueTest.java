@@ -19,7 +19,7 @@ class MetaValueTest {
         ByteBuf va = Unpooled.copiedBuffer("VA 5 f42 t-1\r\nab\r\nc\r\n", StandardCharsets.ISO_8859_1);
         MetaValue v = MetaValue.parse(va);
         assertEquals("ab\r\nc", v.data().toString(StandardCharsets.ISO_8859_1));
-        assertEquals("42", v.flags());
+        assertEquals(42, v.flags());
         assertEquals(-1, v.ttl());
         assertFalse(v.failed());
         v.release();
@@ -31,6 +31,20 @@ class MetaValueTest {
                 MetaValue.parse(Unpooled.copiedBuffer("SERVER_ERROR out of memory\r\n", StandardCharsets.ISO_8859_1));
         assertNull(error.data());
         assertTrue(error.failed());
+        MetaValue noTtl =
+                MetaValue.parse(Unpooled.copiedBuffer("VA 0 f4294967295\r\n\r\n", StandardCharsets.ISO_8859_1));
+        assertEquals(4294967295L, noTtl.flags());
+        assertEquals(-1, noTtl.ttl());
+        assertEquals(0, noTtl.data().readableBytes());
+        MetaValue ttl = MetaValue.parse(Unpooled.copiedBuffer("VA 1 t30 f0 b\r\nx\r\n", StandardCharsets.ISO_8859_1));
+        assertEquals(30, ttl.ttl());
+        assertEquals("x", ttl.data().toString(StandardCharsets.ISO_8859_1));
+        for (String bad : new String[] {"VA\r\n", "VA x f1\r\n", "VA 1 fz\r\nx\r\n", "EN k\r\n", "HD\r\n"}) {
+            assertTrue(
+                    MetaValue.parse(Unpooled.copiedBuffer(bad, StandardCharsets.ISO_8859_1))
+                            .failed(),
+                    bad);
+        }
     }
 
     @Test
