@@ -8,6 +8,7 @@ import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.MetaFlags;
 import io.locus.memcached.schedule.DeadlineScheduler;
 import io.locus.memcached.schedule.TicketRequest;
+import io.locus.memcached.stats.ProxyStats;
 import io.locus.memcached.stats.TenantMetrics;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -118,6 +119,7 @@ public final class DeadlineHandler implements RequestHandler {
                 if (cmd == Command.MG && cache != null && !base64) {
                     String refused = flags.error(cmd);
                     if (refused != null) { // memcached's own answer, without a backend call
+                        services.stats().increment(ProxyStats.Counter.META_REQUESTS);
                         req.release();
                         sink.completeLine(refused);
                         return;

@@ -177,8 +177,13 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
     /**
      * The flags after a meta command's key (after {@code ms}'s datalen) in this request's line, made on the first call;
      * valid while this request is. The hint tokens are hidden once the tenant resolver has found them.
+     *
+     * @throws IllegalStateException for a command that is not a meta command
      */
     public MetaFlags metaFlags() {
+        if (!command.isMeta()) {
+            throw new IllegalStateException(command.word() + " is not a meta command: it has no meta flags");
+        }
         if (metaFlags == null) {
             metaFlags = new MetaFlags(line, tokens, command == Command.MS ? 2 : 1);
         }
