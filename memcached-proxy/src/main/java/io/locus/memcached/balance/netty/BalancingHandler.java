@@ -66,13 +66,17 @@ public final class BalancingHandler implements RequestHandler {
      */
     private void afterWrites(ProxyRequest pr, ReplySink reply, int chosen) {
         Command c = pr.request().command();
+        if (c.family() == Command.Family.BROADCAST) {
+            passThrough.handle(pr, reply);
+            return;
+        }
+        List<ByteKey> keys = keysOf(pr.request(), pr); // read once from the client's bytes
         boolean read = c.family() == Command.Family.RETRIEVAL || c == Command.MG || c == Command.ME;
-        java.util.concurrent.CompletableFuture<Void> landed =
-                read ? services.writesLanded(keysOf(pr.request(), pr)) : null;
+        java.util.concurrent.CompletableFuture<Void> landed = read ? services.writesLanded(keys) : null;
         if (landed == null) {
-            route(pr, reply, chosen);
+            route(pr, keys, reply, chosen);
         } else {
-            landed.thenRun(() -> loop.execute(() -> route(pr, reply, chosen)));
+            landed.thenRun(() -> loop.execute(() -> route(pr, keys, reply, chosen)));
         }
     }
 
@@ -124,14 +128,8 @@ public final class BalancingHandler implements RequestHandler {
     }
 
     /** {@code chosen}: the backend the deadline scheduler chose among {@link #readCopies}, or -1. */
-    private void route(ProxyRequest pr, ReplySink reply, int chosen) {
+    private void route(ProxyRequest pr, List<ByteKey> keys, ReplySink reply, int chosen) {
         MemcachedRequest req = pr.request();
-        Command c = req.command();
-        if (c.family() == Command.Family.BROADCAST) {
-            passThrough.handle(pr, reply);
-            return;
-        }
-        List<ByteKey> keys = keysOf(req, pr);
         for (ByteKey k : keys) {
             if (k.startsWith(RESERVED)) {
                 req.release();
