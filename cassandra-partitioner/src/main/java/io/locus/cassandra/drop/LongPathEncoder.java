@@ -86,10 +86,58 @@ final class LongPathEncoder {
 
     /**
      * Levels 1..20 are written and component 21 is {@code key[s21, e21)}; the scan goes on from {@code base} and
-     * {@code slashes}. Only the bounds of the remaining components are kept: the basename is the last, the overflow
+     * {@code slashes}. Only two bounds are needed from here on: the basename is the last component, and the overflow
      * field hashes component 21 up to the end of the one before the last.
+     *
+     * <p>Both come from the '/' masks of the remaining chunks, not from a loop turn per component: the last '/' before
+     * the key's end is the highest bit below the end's bit. That holds only if no component after component 21 is
+     * empty, "." or "..", which the masks rule out when no two of their bits (the end's included) are 3 or fewer
+     * bytes apart. Otherwise, or if the last component is too long for the masks at hand, the components are walked
+     * one by one ({@link #encodeDeepByComponent}).
      */
     private static boolean encodeDeep(byte[] key, int s21, int e21, int end, int base, long slashes, byte[] t) {
+        long m = slashes | (1L << (e21 - base)); // the '/' after component 21 and those above it in its chunk
+        long close = closePairs(m);
+        long previous = 0; // the chunk before m (0 if m is component 21's)
+        int b = base;
+        while (end - b >= 64) { // the end's bit lies in a later chunk
+            previous = m;
+            b += 64;
+            m = slashMask(key, b, end);
+            // Pairs across the border: bits 0-2 are the previous chunk's bits 61-63, bits 3.. are m's.
+            long across = (m << 3) | (previous >>> 61);
+            close |= (closePairs(across) & 7) | closePairs(m);
+        }
+        long below = m ^ (1L << (end - b)); // the '/' in the end's chunk, without the end
+        if (close != 0 || (below == 0 && previous == 0 && e21 != end)) {
+            return encodeDeepByComponent(key, s21, e21, end, base, slashes, t);
+        }
+        int lastStart = s21;
+        if (e21 != end) {
+            int prevEnd = below != 0
+                    ? b + 63 - Long.numberOfLeadingZeros(below)
+                    : b - 1 - Long.numberOfLeadingZeros(previous);
+            int len = prevEnd - s21;
+            TokenLayout.putInt(t, OVERFLOW_OFFSET, PathEncoder.code32(NameHash.finish(hashState(key, s21, len), len)));
+            lastStart = prevEnd + 1;
+        }
+        int nameLen = end - lastStart;
+        TokenLayout.putInt(
+                t, NAME_OFFSET, PathEncoder.code32(NameHash.finish(hashState(key, lastStart, nameLen), nameLen)));
+        return true;
+    }
+
+    /** Bit i set where bit i of {@code m} and one of bits i+1..i+3 are set: a component of 0-2 bytes starts at i+1. */
+    private static long closePairs(long m) {
+        return m & ((m >>> 1) | (m >>> 2) | (m >>> 3));
+    }
+
+    /**
+     * {@link #encodeDeep} one component after the other, for keys with a component of 0-2 bytes after component 21:
+     * skips "//" and "/./" (then the overflow field's span is joined anew), and returns false on a "..".
+     */
+    private static boolean encodeDeepByComponent(
+            byte[] key, int s21, int e21, int end, int base, long slashes, byte[] t) {
         int lastStart = s21;
         int lastEnd = e21;
         int prevEnd = -1;
@@ -148,7 +196,7 @@ final class LongPathEncoder {
     }
 
     /** Bit i set where byte i of {@code w} is '/'. Exact per byte (no borrow from a neighbour), then gathered. */
-    private static long slashBits(long w) {
+    static long slashBits(long w) {
         long x = w ^ SLASHES;
         long zero = ~(((x & LOW_7) + LOW_7) | x) & HIGH_BITS;
         return (zero >>> 7) * GATHER >>> 56;

@@ -115,7 +115,7 @@ final class MidPathEncoder {
     }
 
     /** Bit i set where byte i of {@code w} is '/'. Exact per byte (no borrow from a neighbour), then gathered. */
-    private static long slashBits(long w) {
+    static long slashBits(long w) {
         long x = w ^ SLASHES;
         long zero = ~(((x & LOW_7) + LOW_7) | x) & HIGH_BITS;
         return (zero >>> 7) * GATHER >>> 56;

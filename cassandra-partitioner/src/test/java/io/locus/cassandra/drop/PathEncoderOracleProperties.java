@@ -21,7 +21,8 @@ import org.quicktheories.generators.Generate;
  * {@link MidPathEncoder} and {@link LongPathEncoder}) gives the token of the naive {@link ReferenceEncoder} for every generated key, whatever array
  * or buffer holds it. Keys mix every case the scans treat apart: names of 1-40 bytes (each 8-byte alignment of a
  * name's end), multi-byte UTF-8, "//", "/./", "..", a trailing '/', 0-40 levels (the overflow field), keys below and
- * above {@code LONG_KEY}, and keys that are not paths.
+ * above {@code LONG_KEY}, and keys that are not paths; keys of more than 20 levels also with each of these beyond
+ * level 20 and with ends at 64-byte chunk borders.
  */
 class PathEncoderOracleProperties {
     private static final long SEED = 0x70CE5EEDL;
@@ -92,6 +93,45 @@ class PathEncoderOracleProperties {
             byte[] expected = ReferenceEncoder.encode(k);
             assertArrayEquals(expected, PathEncoder.encode(b), k);
             assertArrayEquals(expected, PathEncoder.encode(Arrays.copyOf(b, b.length + after), 0, b.length), k);
+        });
+    }
+
+    /**
+     * Paths of 21-45 levels (so with an overflow field) whose levels beyond 20 are plain names of 3-9 bytes or, now and
+     * then, a name of 1-2 bytes, "", ".", "..", a name of 60-140 bytes (longer than a 64-byte chunk), with or without a
+     * trailing '/', and whose length is sometimes cut or padded to end 0-3 bytes before or after a multiple of 64: every
+     * shape {@link LongPathEncoder} tells apart on the '/' masks of the levels beyond 20.
+     */
+    private static Gen<String> deepKey() {
+        Gen<String> top =
+                lists().of(strings("abcxyz0", 1, 6)).ofSizeBetween(20, 20).map(l -> String.join("/", l));
+        Gen<String> deepSegment = Generate.frequency(
+                Pair.of(12, strings("abcdefghij", 3, 9)),
+                Pair.of(2, strings("ab", 1, 2)),
+                Pair.of(1, Generate.pick(List.of("", ".", ".."))),
+                Pair.of(1, strings("pqrs", 60, 140)));
+        Gen<String> path = top.zip(
+                lists().of(deepSegment).ofSizeBetween(1, 25),
+                arbitrary().pick(List.of("", "", "/")),
+                (t, segs, tail) -> "/" + t + "/" + String.join("/", segs) + tail);
+        Gen<Integer> border = integers().between(-3, 3);
+        return path.zip(arbitrary().pick(List.of(false, true)), border, (p, cut, d) -> {
+            if (!cut) {
+                return p;
+            }
+            int n = (p.length() + 63) / 64 * 64 + d; // the next chunk border, give or take 3 bytes
+            StringBuilder b = new StringBuilder(p);
+            while (b.length() < n) {
+                b.append(b.length() % 5 == 0 ? "/" : "q");
+            }
+            return b.substring(0, n);
+        });
+    }
+
+    @Test
+    void keysDeeperThan20Levels_encodeAsTheReferenceEncoder() {
+        qt().forAll(deepKey()).checkAssert(k -> {
+            assertArrayEquals(ReferenceEncoder.encode(k), PathEncoder.encode(k.getBytes(StandardCharsets.UTF_8)), k);
         });
     }
 

@@ -215,4 +215,25 @@ class PathEncoderTest {
                     "seed 8, case " + i + ", key \"" + k + "\" at offset " + off + " of " + padded.length);
         }
     }
+
+    /**
+     * The '/' mask of 8 bytes is exact for every pattern of '/' positions, whatever the other bytes are (bytes one bit
+     * away from '/', 0x00, 0xFF, '.'): both scans' gather multiply must never carry a flag into a neighbour's bit.
+     */
+    @Test
+    void slashBits_flagsExactlyTheSlashBytes_forEveryPatternOfEightBytes() {
+        byte[] others = {0, 0x2E, 0x2D, 0x3F, 0x0F, 0x6F, (byte) 0xAF, (byte) 0xFF, 'a'};
+        Random r = new Random(16);
+        for (int pattern = 0; pattern < 256; pattern++) {
+            for (int trial = 0; trial < 64; trial++) {
+                long w = 0;
+                for (int i = 0; i < 8; i++) {
+                    byte b = (pattern >>> i & 1) != 0 ? (byte) '/' : others[r.nextInt(others.length)];
+                    w |= (b & 0xFFL) << (8 * i);
+                }
+                assertEquals(pattern, LongPathEncoder.slashBits(w), "word " + Long.toHexString(w));
+                assertEquals(pattern, MidPathEncoder.slashBits(w), "word " + Long.toHexString(w));
+            }
+        }
+    }
 }
