@@ -36,14 +36,17 @@ import picocli.CommandLine.Parameters;
  * blocks, once more so that VirtCache's data logger copies them to the log (the bench waits until it is done), then
  * measured in {@code --rounds} rounds, the modes taking turns within each round so that a change of the
  * machine's load falls on all of them alike. Under interference the redirecting modes are redirected when fio has
- * started (the detector's own reaction is what {@code InterferenceIT} tests), and drained afterwards. Last, the
- * translator's own cost: fio's readv (4 KiB random reads) on a volume with the translator and on one without, in
- * turns.
+ * started, and drained afterwards; then, in {@code --detector-rounds}, VirtCache's own detector and policy decide
+ * ({@link DetectorRounds}: how long from fio's start to the redirection and from its end to normal). Last, the two
+ * at-most-5% overhead targets from paired rounds in turns, each decided by the bootstrap interval of its median ratio
+ * ({@link PairedRatios}): VirtCache not redirected vs plain libgfapi, and fio's readv (4 KiB random reads) on a volume
+ * with the translator vs one without.
  *
  * <p>With {@code --servers emulated} (the default where cgroup v1 is usable) each volume's brick and the fio process
  * run as separate servers ({@link EmulatedServers}: a CPU quota and a disk throttle each), and the victim disks are
- * opened O_DIRECT, so that their reads and writes reach the throttled disk of their brick's server. The readv
- * comparison runs after the emulation is removed.
+ * opened O_DIRECT, so that their reads and writes reach the throttled disk of their brick's server; {@code
+ * --cpu-shares} also weights every group, and a group of its own for this JVM, against the machine's other processes.
+ * The paired overhead rounds run after the emulation is removed.
  *
  * <p>Arguments: DIR TRACE XLATOR [SKIP [REQUESTS]] (defaults 20,000 and 1,000: a stretch of the trace with reads and
  * writes mixed).
