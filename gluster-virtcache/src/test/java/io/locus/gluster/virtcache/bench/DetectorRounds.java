@@ -24,7 +24,8 @@ import org.HdrHistogram.Recorder;
  * round: the time from fio's start to the first poll that saw the brick's verdict {@code interfered} and to the first
  * that found the client redirected (warming done), the time from fio's end to the client back to normal with its log
  * drained, how often it began a redirection while fio ran, and the victim's p90 before fio, while fio ran (the
- * reaction time included) and while fio ran once the client had redirected. Times are as the polls saw them, so they are whole poll periods.
+ * reaction time included) and while fio ran once the client had redirected, each also for the time inside the call
+ * alone (without the wait behind earlier requests that an open loop adds after a stall). Times are as the polls saw them, so they are whole poll periods.
  */
 final class DetectorRounds {
     static final long POLL_MILLIS = 250;
@@ -48,6 +49,9 @@ final class DetectorRounds {
             long p90Alone,
             long p90WithFio,
             long p90Redirected,
+            long callP90Alone,
+            long callP90WithFio,
+            long callP90Redirected,
             long readsFromLog,
             long readsFromPrimary) {}
 
@@ -59,6 +63,7 @@ final class DetectorRounds {
     private volatile Exception loadFailure;
     private volatile boolean stop;
     private final Recorder latencies = new Recorder(3);
+    private final Recorder calls = new Recorder(3);
 
     private DetectorRounds() {}
 
@@ -91,7 +96,7 @@ final class DetectorRounds {
                         while (!stop) {
                             Replayer.run(
                                     requests,
-                                    disk,
+                                    new TimedDisk(disk, calls::recordValue),
                                     n -> {},
                                     new Histogram(3_600_000_000L, 3),
                                     rate,
@@ -122,26 +127,35 @@ final class DetectorRounds {
                         e -> e.state() == RedirectState.NORMAL && !e.interfered());
                 sleep(ALONE_NANOS);
                 long p90Alone = latencies.getIntervalHistogram().getValueAtPercentile(90);
+                long callP90Alone = calls.getIntervalHistogram().getValueAtPercentile(90);
                 long fromLog = client.disk().readsFromLog();
                 long fromPrimary = client.disk().readsFromPrimary();
                 double toInterfered;
                 double toRedirected;
                 Histogram withFio;
                 Histogram redirectedOnly;
+                Histogram callsWithFio;
+                Histogram callsRedirected;
                 long fioEnd;
                 long fioStart;
                 try (AutoCloseable fio = interferer.start()) {
                     fioStart = System.nanoTime();
                     latencies.getIntervalHistogram();
+                    calls.getIntervalHistogram();
                     toInterfered = seconds(fioStart, await(null, fioStart, Event::interfered));
                     Optional<Long> redirected = await(null, fioStart, e -> e.state() == RedirectState.REDIRECTED);
                     toRedirected = seconds(fioStart, redirected);
                     // The latencies until the redirection, then those of the redirected rest of fio's run.
                     withFio = latencies.getIntervalHistogram();
+                    callsWithFio = calls.getIntervalHistogram();
                     sleep(HOLD_NANOS);
                     fioEnd = System.nanoTime();
                     redirectedOnly = latencies.getIntervalHistogram();
+                    callsRedirected = calls.getIntervalHistogram();
                 }
+                long callP90Redirected = callsRedirected.getValueAtPercentile(90);
+                callsWithFio.add(callsRedirected);
+                long callP90WithFio = callsWithFio.getValueAtPercentile(90);
                 withFio.add(redirectedOnly);
                 long p90WithFio = withFio.getValueAtPercentile(90);
                 long p90Redirected = redirectedOnly.getValueAtPercentile(90);
@@ -157,12 +171,15 @@ final class DetectorRounds {
                         p90Alone,
                         p90WithFio,
                         p90Redirected,
+                        callP90Alone,
+                        callP90WithFio,
+                        callP90Redirected,
                         readsFromLog,
                         readsFromPrimary));
                 System.out.printf(
                         "  detector round %d: interfered after %.2f s, redirected after %.2f s, normal %.2f s after fio"
                                 + " ended; %d redirection(s) while fio ran; p90 %,d µs alone, %,d µs with fio, %,d µs"
-                                + " once redirected%n",
+                                + " once redirected; p90 of the call alone %,d, %,d and %,d µs%n",
                         round + 1,
                         toInterfered,
                         toRedirected,
@@ -170,7 +187,10 @@ final class DetectorRounds {
                         redirections,
                         p90Alone,
                         p90WithFio,
-                        p90Redirected);
+                        p90Redirected,
+                        callP90Alone,
+                        callP90WithFio,
+                        callP90Redirected);
             }
         } finally {
             poller.shutdownNow();

@@ -480,46 +480,73 @@ public final class VirtCacheBench implements Callable<Integer> {
         System.out.println();
         System.out.println("| round | fio start → brick says interfered | fio start → client redirected | fio end →"
                 + " client normal, drained | redirections while fio ran | block reads from the log / primary while"
-                + " fio ran | p90 µs alone | p90 µs with fio | p90 / p90 alone | p90 µs with fio, once"
-                + " redirected | that / p90 alone |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+                + " fio ran |");
+        System.out.println("|---|---|---|---|---|---|");
         for (int i = 0; i < rounds.size(); i++) {
             DetectorRounds.Round r = rounds.get(i);
             System.out.printf(
-                    "| %d | %s | %s | %s | %d | %,d / %,d | %,d | %,d | %s | %,d | %s |%n",
+                    "| %d | %s | %s | %s | %d | %,d / %,d |%n",
                     i + 1,
                     secondsOrNot(r.toInterfered()),
                     secondsOrNot(r.toRedirected()),
                     secondsOrNot(r.toNormal()),
                     r.redirections(),
                     r.readsFromLog(),
-                    r.readsFromPrimary(),
+                    r.readsFromPrimary());
+        }
+        for (String which : List.of("median", "max")) {
+            System.out.printf(
+                    "| %s | %s | %s | %s | | |%n",
+                    which,
+                    secondsOrNot(summary(which, rounds, DetectorRounds.Round::toInterfered)),
+                    secondsOrNot(summary(which, rounds, DetectorRounds.Round::toRedirected)),
+                    secondsOrNot(summary(which, rounds, DetectorRounds.Round::toNormal)));
+        }
+        System.out.println();
+        System.out.println("the victim's p90 in those rounds, µs, before fio, while fio ran (the reaction included) and"
+                + " while it ran once the client had redirected; latency from each request's due time, and the time"
+                + " inside the call alone:");
+        System.out.println();
+        System.out.println("| round | latency alone | with fio | once redirected | call alone | with fio | once"
+                + " redirected | call with fio / alone | once redirected / alone |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        for (int i = 0; i < rounds.size(); i++) {
+            DetectorRounds.Round r = rounds.get(i);
+            System.out.printf(
+                    "| %d | %,d | %,d | %,d | %,d | %,d | %,d | %s | %s |%n",
+                    i + 1,
                     r.p90Alone(),
                     r.p90WithFio(),
-                    times((double) r.p90WithFio() / r.p90Alone()),
                     r.p90Redirected(),
-                    times((double) r.p90Redirected() / r.p90Alone()));
+                    r.callP90Alone(),
+                    r.callP90WithFio(),
+                    r.callP90Redirected(),
+                    times(callRatioWithFio(r)),
+                    times(callRatioRedirected(r)));
         }
-        double[][] columns = {
-            rounds.stream().mapToDouble(DetectorRounds.Round::toInterfered).toArray(),
-            rounds.stream().mapToDouble(DetectorRounds.Round::toRedirected).toArray(),
-            rounds.stream().mapToDouble(DetectorRounds.Round::toNormal).toArray(),
-            rounds.stream()
-                    .mapToDouble(r -> (double) r.p90WithFio() / r.p90Alone())
-                    .toArray(),
-            rounds.stream()
-                    .mapToDouble(r -> (double) r.p90Redirected() / r.p90Alone())
-                    .toArray()
-        };
         for (String which : List.of("median", "max")) {
-            double[] v = new double[columns.length];
-            for (int c = 0; c < columns.length; c++) {
-                v[c] = which.equals("median") ? DetectorRounds.median(columns[c]) : DetectorRounds.max(columns[c]);
-            }
             System.out.printf(
-                    "| %s | %s | %s | %s | | | | | %s | | %s |%n",
-                    which, secondsOrNot(v[0]), secondsOrNot(v[1]), secondsOrNot(v[2]), times(v[3]), times(v[4]));
+                    "| %s | | | | | | | %s | %s |%n",
+                    which,
+                    times(summary(which, rounds, VirtCacheBench::callRatioWithFio)),
+                    times(summary(which, rounds, VirtCacheBench::callRatioRedirected)));
         }
+    }
+
+    private static double callRatioWithFio(DetectorRounds.Round r) {
+        return (double) r.callP90WithFio() / r.callP90Alone();
+    }
+
+    private static double callRatioRedirected(DetectorRounds.Round r) {
+        return (double) r.callP90Redirected() / r.callP90Alone();
+    }
+
+    private static double summary(
+            String which,
+            List<DetectorRounds.Round> rounds,
+            java.util.function.ToDoubleFunction<DetectorRounds.Round> f) {
+        double[] v = rounds.stream().mapToDouble(f).toArray();
+        return which.equals("median") ? DetectorRounds.median(v) : DetectorRounds.max(v);
     }
 
     /** The two at-most-5% targets, each decided by the bootstrap interval of its median paired ratio. */
@@ -617,35 +644,11 @@ public final class VirtCacheBench implements Callable<Integer> {
 
         void replay(List<TraceRequest> requests, Replayer.Disk disk, double rate) throws IOException {
             Histogram round = new Histogram(3_600_000_000L, 3);
-            Replayer.Result r = Replayer.run(requests, timed(disk), n -> {}, round, rate);
+            Replayer.Result r = Replayer.run(requests, new TimedDisk(disk, inCall::recordValue), n -> {}, round, rate);
             latencies.add(round);
             roundP90s.add(round.getValueAtPercentile(90));
             this.requests += r.requests();
             this.seconds += r.seconds();
-        }
-
-        private Replayer.Disk timed(Replayer.Disk disk) {
-            return new Replayer.Disk() {
-                @Override
-                public byte[] read(long offset, int length) throws IOException {
-                    long t = System.nanoTime();
-                    try {
-                        return disk.read(offset, length);
-                    } finally {
-                        inCall.recordValue(Math.max(1, (System.nanoTime() - t) / 1000));
-                    }
-                }
-
-                @Override
-                public void write(long offset, byte[] data) throws IOException {
-                    long t = System.nanoTime();
-                    try {
-                        disk.write(offset, data);
-                    } finally {
-                        inCall.recordValue(Math.max(1, (System.nanoTime() - t) / 1000));
-                    }
-                }
-            };
         }
 
         /** Requests of {@code h} that took more than {@code micros}. */
