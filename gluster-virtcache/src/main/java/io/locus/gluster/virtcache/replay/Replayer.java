@@ -74,6 +74,21 @@ public final class Replayer {
     public static Result run(
             List<TraceRequest> requests, Disk disk, LongConsumer progress, Histogram h, double perSecond)
             throws IOException {
+        return run(requests, disk, progress, h, perSecond, latency -> {});
+    }
+
+    /**
+     * As {@link #run(List, Disk, LongConsumer, Histogram, double)}, passing each latency in microseconds to {@code
+     * alsoTo} as well (a recorder that another thread reads by intervals, say).
+     */
+    public static Result run(
+            List<TraceRequest> requests,
+            Disk disk,
+            LongConsumer progress,
+            Histogram h,
+            double perSecond,
+            LongConsumer alsoTo)
+            throws IOException {
         if (!(perSecond >= 0) || Double.isInfinite(perSecond)) {
             throw new IllegalArgumentException("rate " + perSecond + " requests/s (expected: a finite value >= 0)");
         }
@@ -99,7 +114,9 @@ public final class Replayer {
                 disk.read(r.offset(), r.size());
                 reads++;
             }
-            h.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
+            long micros = Math.max(1, (System.nanoTime() - start) / 1000);
+            h.recordValue(micros);
+            alsoTo.accept(micros);
             bytes += r.size();
             progress.accept(++done);
         }

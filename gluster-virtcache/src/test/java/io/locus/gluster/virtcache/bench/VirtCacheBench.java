@@ -36,14 +36,17 @@ import picocli.CommandLine.Parameters;
  * blocks, once more so that VirtCache's data logger copies them to the log (the bench waits until it is done), then
  * measured in {@code --rounds} rounds, the modes taking turns within each round so that a change of the
  * machine's load falls on all of them alike. Under interference the redirecting modes are redirected when fio has
- * started (the detector's own reaction is what {@code InterferenceIT} tests), and drained afterwards. Last, the
- * translator's own cost: fio's readv (4 KiB random reads) on a volume with the translator and on one without, in
- * turns.
+ * started, and drained afterwards; then, in {@code --detector-rounds}, VirtCache's own detector and policy decide
+ * ({@link DetectorRounds}: how long from fio's start to the redirection and from its end to normal). Last, the two
+ * at-most-5% overhead targets from paired rounds in turns, each decided by the bootstrap interval of its median ratio
+ * ({@link PairedRatios}): VirtCache not redirected vs plain libgfapi, and fio's readv (4 KiB random reads) on a volume
+ * with the translator vs one without.
  *
  * <p>With {@code --servers emulated} (the default where cgroup v1 is usable) each volume's brick and the fio process
  * run as separate servers ({@link EmulatedServers}: a CPU quota and a disk throttle each), and the victim disks are
- * opened O_DIRECT, so that their reads and writes reach the throttled disk of their brick's server. The readv
- * comparison runs after the emulation is removed.
+ * opened O_DIRECT, so that their reads and writes reach the throttled disk of their brick's server; {@code
+ * --cpu-shares} also weights every group, and a group of its own for this JVM, against the machine's other processes.
+ * The paired overhead rounds run after the emulation is removed.
  *
  * <p>Arguments: DIR TRACE XLATOR [SKIP [REQUESTS]] (defaults 20,000 and 1,000: a stretch of the trace with reads and
  * writes mixed).
@@ -84,10 +87,24 @@ public final class VirtCacheBench implements Callable<Integer> {
 
     @Option(
             names = "--readv-rounds",
-            defaultValue = "3",
-            description = "fio readv runs with the translator on and off each; 0 leaves them out (default"
-                    + " ${DEFAULT-VALUE})")
+            defaultValue = "10",
+            description = "pairs of fio readv runs, one with the translator on and one with it off, in turns (on off,"
+                    + " off on, ...); 0 leaves them out (default ${DEFAULT-VALUE})")
     private int readvRounds;
+
+    @Option(
+            names = "--pairs",
+            defaultValue = "30",
+            description = "pairs of short closed-loop replays, plain libgfapi and VirtCache not redirected, in turns"
+                    + " (A B, B A, ...), for VirtCache's overhead; 0 leaves them out (default ${DEFAULT-VALUE})")
+    private int pairs;
+
+    @Option(
+            names = "--pair-requests",
+            defaultValue = "500",
+            description =
+                    "requests per replay in those pairs, from the start of the segment (default" + " ${DEFAULT-VALUE})")
+    private int pairRequests;
 
     @Option(
             names = "--rate",
@@ -97,6 +114,29 @@ public final class VirtCacheBench implements Callable<Integer> {
                             + " counted from each request's due time); 0: closed loop, each request when the previous returned"
                             + " (default ${DEFAULT-VALUE})")
     private double rate;
+
+    @Option(
+            names = "--detector-rounds",
+            defaultValue = "3",
+            description = "rounds in which VirtCache's own detector decides (fio started and stopped while the victim"
+                    + " replays and its client polls); 0 leaves them out (default ${DEFAULT-VALUE})")
+    private int detectorRounds;
+
+    @Option(
+            names = "--detector-rate",
+            defaultValue = "200",
+            description = "requests/s offered open loop to the victim in the detector rounds: the policy judges the"
+                    + " end of a peak by the disk's own I/O rate, which a closed loop would change with every"
+                    + " redirection (default ${DEFAULT-VALUE})")
+    private double detectorRate;
+
+    @Option(
+            names = "--cpu-shares",
+            defaultValue = "0",
+            description = "with emulated servers, the weight (cgroup v1 cpu.shares) of every emulated server's group"
+                    + " and of a group of its own for this JVM, the victims' client, against the machine's other"
+                    + " processes (1024 each); 0 leaves the kernel's default (default ${DEFAULT-VALUE})")
+    private long cpuShares;
 
     /** How the servers of the bricks are laid out. */
     enum Servers {
@@ -119,7 +159,15 @@ public final class VirtCacheBench implements Callable<Integer> {
 
     static final int B = 65536;
     static final long DISK_BYTES = 256L << 20;
-    static final int READV_SECONDS = 4;
+    static final int READV_SECONDS = 2;
+    /** "At most 5% overhead": the other side's throughput at least 0.95 times the reference's. */
+    static final double OVERHEAD_FLOOR = 0.95;
+
+    static final double CONFIDENCE = 0.95;
+    /** The brick's detector on the victim disks' volume: a sample every 200 ms, an evaluation every 5 (1 s). */
+    static final int DETECTOR_INTERVAL_MS = 200;
+
+    static final int DETECTOR_SAMPLES = 5;
     static final String PLAIN = "plain libgfapi";
     static final String CACHED = "plain libgfapi, io-cache and read-ahead on";
     static final String OFFLOAD = "write off-loading only";
@@ -153,12 +201,20 @@ public final class VirtCacheBench implements Callable<Integer> {
         Map<String, Totals> alone = new LinkedHashMap<>();
         Map<String, Totals> interfered = new LinkedHashMap<>();
         Totals redirectedAlone;
+        List<DetectorRounds.Round> detector = List.of();
         List<FioReadv.Result> readvOn = new ArrayList<>();
         List<FioReadv.Result> readvOff = new ArrayList<>();
+        List<Double> overheadRatios = new ArrayList<>();
         try (io.locus.gluster.fixture.GlusterVolume disks = io.locus.gluster.fixture.GlusterVolume.builder(dir)
                         .name("locus-vcbench")
                         .userTranslator(UserTranslator.abovePosix("virtcache", xlator))
                         .option("user.xlator.virtcache.count-writes", "off")
+                        .option("user.xlator.virtcache.detector-interval", Integer.toString(DETECTOR_INTERVAL_MS))
+                        .option("user.xlator.virtcache.detector-samples", Integer.toString(DETECTOR_SAMPLES))
+                        // One victim keeps one fop in flight and fio's four jobs more; the brick's budget is half a
+                        // core, not a 16-way array.
+                        .option("user.xlator.virtcache.detector-parallel-io", "2")
+                        .option("user.xlator.virtcache.detector-low-load-depth", "1")
                         .start();
                 io.locus.gluster.fixture.GlusterVolume cachedDisks = io.locus.gluster.fixture.GlusterVolume.builder(dir)
                         .name("locus-vcbench-cached")
@@ -175,17 +231,21 @@ public final class VirtCacheBench implements Callable<Integer> {
                         GlusterVolume.connect(cachedDisks.server(), cachedDisks.name(), cachedDisks.gfapiLog());
                 GlusterVolume log = GlusterVolume.connect(logs.server(), logs.name(), logs.gfapiLog());
                 EmulatedServers emulation = emulate ? EmulatedServers.create(EmulatedServers.CGROUP_ROOT, dir) : null) {
+            ServerBudget server = ServerBudget.SERVER.withShares(cpuShares);
             if (emulation != null) {
-                emulation.add(
-                        DISKS_SERVER, ServerBudget.SERVER, disks.brickPids().get(0));
-                emulation.add(
-                        CACHED_SERVER,
-                        ServerBudget.SERVER,
-                        cachedDisks.brickPids().get(0));
-                emulation.add(LOG_SERVER, ServerBudget.SERVER, logs.brickPids().get(0));
+                emulation.add(DISKS_SERVER, server, disks.brickPids().get(0));
+                emulation.add(CACHED_SERVER, server, cachedDisks.brickPids().get(0));
+                emulation.add(LOG_SERVER, server, logs.brickPids().get(0));
+                if (cpuShares > 0) {
+                    emulation.add(
+                            VICTIMS_CLIENT,
+                            ServerBudget.UNLIMITED.withShares(cpuShares),
+                            ProcessHandle.current().pid());
+                }
             }
-            FioInterferer.CommandWrapper fioServer =
-                    emulation == null ? c -> c : c -> emulation.wrap(FIO_CLIENT, ServerBudget.CLIENT, c);
+            FioInterferer.CommandWrapper fioServer = emulation == null
+                    ? c -> c
+                    : c -> emulation.wrap(FIO_CLIENT, ServerBudget.CLIENT.withShares(cpuShares), c);
             List<Victim> victims = new ArrayList<>();
             for (String mode : MODES) {
                 GlusterVolume volume = mode.equals(CACHED) ? cached : primary;
@@ -215,12 +275,16 @@ public final class VirtCacheBench implements Callable<Integer> {
                     "  VirtCache's data logger: %,d hot blocks copied to the log, idle %.1f s after the replay%n",
                     virtCache.client.disk().loggedOnRead(), (System.nanoTime() - loggerStart) / 1e9);
             long loggedBefore = virtCache.client.disk().loggedOnRead();
+            long disksBrick = disks.brickPids().get(0);
+            long logBrick = logs.brickPids().get(0);
+            PhaseUsage usage = PhaseUsage.now(disksBrick, logBrick);
             for (int round = 0; round < rounds; round++) {
                 for (Victim v : victims) {
                     alone.get(v.mode).replay(requests, v, rate);
                 }
                 System.out.printf("  alone, round %d done%n", round + 1);
             }
+            System.out.println(PhaseUsage.now(disksBrick, logBrick).since(usage, "alone"));
             System.out.printf(
                     "  VirtCache's data logger copied %,d blocks again during these rounds (hot blocks the trace also"
                             + " wrote, whose logged copies the writes made stale)%n",
@@ -229,9 +293,11 @@ public final class VirtCacheBench implements Callable<Integer> {
             // block parts, the log volume's brick), apart from what interference does.
             redirectedAlone = new Totals();
             virtCache.redirect();
+            usage = PhaseUsage.now(disksBrick, logBrick);
             for (int round = 0; round < rounds; round++) {
                 redirectedAlone.replay(requests, virtCache, rate);
             }
+            System.out.println(PhaseUsage.now(disksBrick, logBrick).since(usage, "VirtCache redirected, alone"));
             virtCache.drain();
             System.out.printf("  VirtCache redirected without interference, %d rounds done, drained%n", rounds);
             long copiedBefore = virtCache.client.disk().copiedWhileWarming();
@@ -254,12 +320,14 @@ public final class VirtCacheBench implements Callable<Integer> {
                         "  VirtCache warmed before redirecting: %,d hot blocks whose logged copies writes had made"
                                 + " stale copied from the contended primary to the log%n",
                         virtCache.client.disk().copiedWhileWarming() - copiedBefore);
+                usage = PhaseUsage.now(disksBrick, logBrick);
                 for (int round = 0; round < rounds; round++) {
                     for (Victim v : onDisks) {
                         interfered.get(v.mode).replay(requests, v, rate);
                     }
                     System.out.printf("  with fio on the disks' brick, round %d done%n", round + 1);
                 }
+                System.out.println(PhaseUsage.now(disksBrick, logBrick).since(usage, "with fio"));
                 System.out.println("  fio still running at the end: " + fio.isAlive());
                 double[] cpuAfter = cpuSeconds(cpuPids);
                 double phase = (System.nanoTime() - phaseStart) / 1e9;
@@ -275,6 +343,18 @@ public final class VirtCacheBench implements Callable<Integer> {
                         loadAverage());
             }
             Counters.of(emulation, victims).printSince(before);
+            for (Victim v : onDisks) {
+                v.drain();
+            }
+            if (detectorRounds > 0) {
+                detector = DetectorRounds.run(
+                        virtCache.client,
+                        virtCache,
+                        requests,
+                        detectorRate,
+                        detectorRounds,
+                        () -> FioInterferer.start(disks, "/interferer.img", 120_000_000_000L, fioServer));
+            }
             try (FioInterferer fio = FioInterferer.start(cachedDisks, "/interferer.img", 120_000_000_000L, fioServer)) {
                 Victim v = victims.get(MODES.indexOf(CACHED));
                 for (int round = 0; round < rounds; round++) {
@@ -284,17 +364,47 @@ public final class VirtCacheBench implements Callable<Integer> {
                         "  with fio on the io-cache volume's brick: done; fio still running: " + fio.isAlive());
             }
             for (Victim v : victims) {
-                v.drainAndClose();
+                v.drain();
             }
             if (emulation != null) {
-                // The translator's cost is a matter of CPU: under the budgets both volumes would meet the same cap.
+                // The client's and the translator's costs are a matter of CPU: under the budgets both sides of a pair
+                // would meet the same cap, and its stalls would only widen the interval.
                 emulation.close();
-                System.out.println("  emulated servers removed before fio readv");
+                System.out.println("  emulated servers removed before the paired overhead rounds and fio readv");
             }
-            for (int round = 0; round < readvRounds; round++) {
-                readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS));
-                readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS));
-                System.out.printf("  fio readv, round %d done%n", round + 1);
+            Victim plainVictim = victims.get(MODES.indexOf(PLAIN));
+            List<TraceRequest> pairSegment = requests.subList(0, Math.min(pairRequests, requests.size()));
+            for (int pair = 0; pair < pairs; pair++) {
+                double plainRate;
+                double virtCacheRate;
+                if (pair % 2 == 0) {
+                    plainRate = requestsPerSecond(pairSegment, plainVictim);
+                    virtCacheRate = requestsPerSecond(pairSegment, virtCache);
+                } else {
+                    virtCacheRate = requestsPerSecond(pairSegment, virtCache);
+                    plainRate = requestsPerSecond(pairSegment, plainVictim);
+                }
+                overheadRatios.add(virtCacheRate / plainRate);
+            }
+            if (pairs > 0) {
+                System.out.printf(
+                        "  %d pairs of %,d requests, plain libgfapi and VirtCache in turns, done%n",
+                        pairs, pairSegment.size());
+            }
+            for (Victim v : victims) {
+                v.drainAndClose();
+            }
+            for (int pair = 0; pair < readvRounds; pair++) {
+                if (pair % 2 == 0) {
+                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS));
+                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS));
+                } else {
+                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS));
+                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS));
+                }
+            }
+            if (readvRounds > 0) {
+                System.out.printf("  %d pairs of fio readv, translator on and off in turns, done%n", readvRounds);
             }
         }
         System.out.println("load average at end: " + loadAverage());
@@ -308,6 +418,21 @@ public final class VirtCacheBench implements Callable<Integer> {
             System.out.println(row(mode, "fio on the brick", i, a));
             if (mode.equals(VIRTCACHE)) {
                 System.out.println(row(mode, "none, redirected to the log", redirectedAlone, a));
+            }
+        }
+        System.out.println();
+        System.out.println("where the time went: each round's p90, and the time inside the disk call alone (what the"
+                + " request took once it began; in open loop the latency adds its wait behind the requests before"
+                + " it):");
+        System.out.println();
+        System.out.println("| mode | interference | p90 µs per round | p90 µs inside the call | requests over 10 ms"
+                + " (latency / inside the call) | longest call µs |");
+        System.out.println("|---|---|---|---|---|---|");
+        for (String mode : MODES) {
+            System.out.println(where(mode, "none", alone.get(mode)));
+            System.out.println(where(mode, "fio on the brick", interfered.get(mode)));
+            if (mode.equals(VIRTCACHE)) {
+                System.out.println(where(mode, "none, redirected to the log", redirectedAlone));
             }
         }
         Totals plain = alone.get(PLAIN);
@@ -325,13 +450,156 @@ public final class VirtCacheBench implements Callable<Integer> {
                 times((double) interfered.get(VIRTCACHE).percentile(90) / vc.percentile(90)),
                 times((double) interfered.get(VIRTCACHE).percentile(90)
                         / interfered.get(PLAIN).percentile(90)));
+        printDetector(detector);
         printReadv(readvOn, readvOff);
+        printTargets(overheadRatios, readvOn, readvOff);
         return 0;
     }
 
     /** A ratio with two decimals, or two significant digits when it is below 0.01 (not rounded to 0.00). */
     private static String times(double ratio) {
         return String.format(ratio >= 0.01 ? "%.2f" : "%.2g", ratio);
+    }
+
+    /** The detector rounds: each, then the median and the largest of each column. */
+    private void printDetector(List<DetectorRounds.Round> rounds) {
+        if (rounds.isEmpty()) {
+            return;
+        }
+        System.out.println();
+        System.out.printf(
+                "VirtCache's own detector deciding: the victim offered %,.0f requests/s open loop, its client polling"
+                        + " every %d ms (default policy); fio started, stopped %d s after the client redirected; the"
+                        + " brick's detector samples every %d ms and evaluates every %d samples; times in s as the"
+                        + " polls saw them:%n",
+                detectorRate,
+                DetectorRounds.POLL_MILLIS,
+                DetectorRounds.HOLD_NANOS / 1_000_000_000L,
+                DETECTOR_INTERVAL_MS,
+                DETECTOR_SAMPLES);
+        System.out.println();
+        System.out.println("| round | fio start → brick says interfered | fio start → client redirected | fio end →"
+                + " client normal, drained | redirections while fio ran | block reads from the log / primary while"
+                + " fio ran |");
+        System.out.println("|---|---|---|---|---|---|");
+        for (int i = 0; i < rounds.size(); i++) {
+            DetectorRounds.Round r = rounds.get(i);
+            System.out.printf(
+                    "| %d | %s | %s | %s | %d | %,d / %,d |%n",
+                    i + 1,
+                    secondsOrNot(r.toInterfered()),
+                    secondsOrNot(r.toRedirected()),
+                    secondsOrNot(r.toNormal()),
+                    r.redirections(),
+                    r.readsFromLog(),
+                    r.readsFromPrimary());
+        }
+        for (String which : List.of("median", "max")) {
+            System.out.printf(
+                    "| %s | %s | %s | %s | | |%n",
+                    which,
+                    secondsOrNot(summary(which, rounds, DetectorRounds.Round::toInterfered)),
+                    secondsOrNot(summary(which, rounds, DetectorRounds.Round::toRedirected)),
+                    secondsOrNot(summary(which, rounds, DetectorRounds.Round::toNormal)));
+        }
+        System.out.println();
+        System.out.println("the victim's p90 in those rounds, µs, before fio, while fio ran (the reaction included) and"
+                + " while it ran once the client had redirected; latency from each request's due time, and the time"
+                + " inside the call alone:");
+        System.out.println();
+        System.out.println("| round | latency alone | with fio | once redirected | call alone | with fio | once"
+                + " redirected | call with fio / alone | once redirected / alone |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        for (int i = 0; i < rounds.size(); i++) {
+            DetectorRounds.Round r = rounds.get(i);
+            System.out.printf(
+                    "| %d | %,d | %,d | %,d | %,d | %,d | %,d | %s | %s |%n",
+                    i + 1,
+                    r.p90Alone(),
+                    r.p90WithFio(),
+                    r.p90Redirected(),
+                    r.callP90Alone(),
+                    r.callP90WithFio(),
+                    r.callP90Redirected(),
+                    times(callRatioWithFio(r)),
+                    times(callRatioRedirected(r)));
+        }
+        for (String which : List.of("median", "max")) {
+            System.out.printf(
+                    "| %s | | | | | | | %s | %s |%n",
+                    which,
+                    times(summary(which, rounds, VirtCacheBench::callRatioWithFio)),
+                    times(summary(which, rounds, VirtCacheBench::callRatioRedirected)));
+        }
+    }
+
+    private static double callRatioWithFio(DetectorRounds.Round r) {
+        return (double) r.callP90WithFio() / r.callP90Alone();
+    }
+
+    private static double callRatioRedirected(DetectorRounds.Round r) {
+        return (double) r.callP90Redirected() / r.callP90Alone();
+    }
+
+    private static double summary(
+            String which,
+            List<DetectorRounds.Round> rounds,
+            java.util.function.ToDoubleFunction<DetectorRounds.Round> f) {
+        double[] v = rounds.stream().mapToDouble(f).toArray();
+        return which.equals("median") ? DetectorRounds.median(v) : DetectorRounds.max(v);
+    }
+
+    /** The two at-most-5% targets, each decided by the bootstrap interval of its median paired ratio. */
+    private void printTargets(
+            List<Double> overheadRatios, List<FioReadv.Result> readvOn, List<FioReadv.Result> readvOff) {
+        List<Double> readvRatios = new ArrayList<>();
+        for (int i = 0; i < readvOn.size(); i++) {
+            readvRatios.add(readvOn.get(i).iops() / readvOff.get(i).iops());
+        }
+        if (overheadRatios.size() < 2 && readvRatios.size() < 2) {
+            return;
+        }
+        System.out.println();
+        System.out.printf(
+                "the at-most-5%% overhead targets, paired rounds in turns (A B, B A, ...) with the emulated servers"
+                        + " removed; median of the paired ratios of throughput, B over A, and its %.0f%% bootstrap"
+                        + " interval (%,d resamples of the pairs); met if the whole interval is at or above %.2f, not"
+                        + " met if it is below, undecided if it straddles %.2f:%n",
+                100 * CONFIDENCE, PairedRatios.RESAMPLES, OVERHEAD_FLOOR, OVERHEAD_FLOOR);
+        System.out.println();
+        System.out.println("| target | pairs | median ratio | 95% interval | verdict |");
+        System.out.println("|---|---|---|---|---|");
+        if (overheadRatios.size() >= 2) {
+            System.out.println(target(
+                    "VirtCache not redirected (B) vs plain libgfapi (A), requests/s, " + pairRequests
+                            + " requests closed loop per replay",
+                    PairedRatios.of(overheadRatios, CONFIDENCE, 1)));
+        }
+        if (readvRatios.size() >= 2) {
+            System.out.println(target(
+                    "translator on (B) vs off (A), fio readv reads/s, " + READV_SECONDS + " s per run",
+                    PairedRatios.of(readvRatios, CONFIDENCE, 2)));
+        }
+    }
+
+    private static String target(String what, PairedRatios p) {
+        String verdict = switch (p.atLeast(OVERHEAD_FLOOR)) {
+            case MET -> "met";
+            case NOT_MET -> "not met";
+            case UNDECIDED -> "undecided (the interval is wider than the margin and straddles " + OVERHEAD_FLOOR + ")";
+        };
+        return String.format(
+                "| %s | %d | %.3f | %.3f to %.3f | %s |", what, p.pairs(), p.median(), p.low(), p.high(), verdict);
+    }
+
+    private static double requestsPerSecond(List<TraceRequest> segment, Victim v) throws IOException {
+        return Replayer.run(segment, v, n -> {}).requestsPerSecond();
+    }
+
+    private static String secondsOrNot(double s) {
+        return Double.isNaN(s)
+                ? "not within " + DetectorRounds.BOUND_NANOS / 1_000_000_000L + " s"
+                : String.format("%.2f", s);
     }
 
     /** The translator's cost on fio's readv: each round, and the ratios of the sums. */
@@ -342,7 +610,7 @@ public final class VirtCacheBench implements Callable<Integer> {
         System.out.println();
         System.out.println("translator on vs off, " + FioReadv.DESCRIPTION + ", " + READV_SECONDS + " s per run:");
         System.out.println();
-        System.out.println("| round | reads/s on | reads/s off | p90 µs on | p90 µs off |");
+        System.out.println("| pair | reads/s on | reads/s off | p90 µs on | p90 µs off |");
         System.out.println("|---|---|---|---|---|");
         for (int round = 0; round < readvOn.size(); round++) {
             FioReadv.Result on = readvOn.get(round);
@@ -362,16 +630,30 @@ public final class VirtCacheBench implements Callable<Integer> {
                 iopsOn / iopsOff, p90On / p90Off);
     }
 
-    /** Replays of one mode summed: all their latencies in one histogram, their requests and time. */
+    /**
+     * Replays of one mode summed: all their latencies in one histogram, their requests and time; and, to tell where
+     * a tail comes from, each replay's p90 and the time of the disk call alone (in open loop a request's latency also
+     * holds its wait behind the requests before it).
+     */
     private static final class Totals {
         final Histogram latencies = new Histogram(3_600_000_000L, 3);
+        final Histogram inCall = new Histogram(3_600_000_000L, 3);
+        final List<Long> roundP90s = new ArrayList<>();
         long requests;
         double seconds;
 
         void replay(List<TraceRequest> requests, Replayer.Disk disk, double rate) throws IOException {
-            Replayer.Result r = Replayer.run(requests, disk, n -> {}, latencies, rate);
+            Histogram round = new Histogram(3_600_000_000L, 3);
+            Replayer.Result r = Replayer.run(requests, new TimedDisk(disk, inCall::recordValue), n -> {}, round, rate);
+            latencies.add(round);
+            roundP90s.add(round.getValueAtPercentile(90));
             this.requests += r.requests();
             this.seconds += r.seconds();
+        }
+
+        /** Requests of {@code h} that took more than {@code micros}. */
+        static long over(Histogram h, long micros) {
+            return h.getTotalCount() - h.getCountBetweenValues(0, micros);
         }
 
         double requestsPerSecond() {
@@ -381,6 +663,20 @@ public final class VirtCacheBench implements Callable<Integer> {
         long percentile(double p) {
             return latencies.getValueAtPercentile(p);
         }
+    }
+
+    private static String where(String mode, String interference, Totals t) {
+        return String.format(
+                "| %s | %s | %s | %,d | %,d / %,d | %,d |",
+                mode,
+                interference,
+                String.join(
+                        ", ",
+                        t.roundP90s.stream().map(p -> String.format("%,d", p)).toList()),
+                t.inCall.getValueAtPercentile(90),
+                Totals.over(t.latencies, 10_000),
+                Totals.over(t.inCall, 10_000),
+                t.inCall.getMaxValue());
     }
 
     private static String row(String mode, String interference, Totals r, Totals alone) {
@@ -399,6 +695,7 @@ public final class VirtCacheBench implements Callable<Integer> {
     static final String CACHED_SERVER = "cached";
     static final String LOG_SERVER = "log";
     static final String FIO_CLIENT = "fio";
+    static final String VICTIMS_CLIENT = "client";
 
     /** Whether to emulate separate servers, by {@code --servers}; says which and why on stdout. */
     private boolean emulateServers() {
@@ -414,8 +711,14 @@ public final class VirtCacheBench implements Callable<Integer> {
             return false;
         }
         System.out.println("servers: emulated: the victim disks' brick, the io-cache volume's brick and the log"
-                + " volume's brick each in a cgroup of their own, " + ServerBudget.SERVER.describe()
-                + "; fio's process in one of its own, " + ServerBudget.CLIENT.describe()
+                + " volume's brick each in a cgroup of their own, "
+                + ServerBudget.SERVER.withShares(cpuShares).describe()
+                + "; fio's process in one of its own, "
+                + ServerBudget.CLIENT.withShares(cpuShares).describe()
+                + (cpuShares > 0
+                        ? "; this JVM (the victims' client) in one of its own, "
+                                + ServerBudget.UNLIMITED.withShares(cpuShares).describe()
+                        : "")
                 + "; victim disks opened O_DIRECT (QEMU's cache=none), so their I/O reaches their server's throttled"
                 + " disk; the log stays buffered, served from its server's page cache (the warmed cache)");
         return true;
@@ -552,8 +855,11 @@ public final class VirtCacheBench implements Callable<Integer> {
             client.close();
         }
 
-        /** Ends the redirection and drains the log back to the primary. */
+        /** Ends the redirection, if any, and drains the log back to the primary. */
         void drain() throws IOException {
+            if (client == null || client.state() == RedirectState.NORMAL) {
+                return;
+            }
             client.endRedirect();
             while (client.state() == RedirectState.DRAINING) {
                 client.drain(256);

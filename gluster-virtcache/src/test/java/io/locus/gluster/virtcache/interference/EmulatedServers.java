@@ -208,6 +208,9 @@ public final class EmulatedServers implements AutoCloseable {
             write(cpu.resolve("cpu.cfs_period_us"), Long.toString(budget.cpuPeriodMicros()));
             write(cpu.resolve("cpu.cfs_quota_us"), Long.toString(budget.cpuQuotaMicros()));
         }
+        if (budget.cpuShares() > 0) {
+            write(cpu.resolve("cpu.shares"), Long.toString(budget.cpuShares()));
+        }
         throttle(blkio, "read_iops_device", budget.readIops());
         throttle(blkio, "write_iops_device", budget.writeIops());
         throttle(blkio, "read_bps_device", budget.readBps());

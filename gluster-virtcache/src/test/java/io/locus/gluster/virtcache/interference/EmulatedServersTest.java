@@ -39,15 +39,23 @@ class EmulatedServersTest {
     @Test
     void budget_refusesNegativeLimitsAndOddPeriods() {
         IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> new ServerBudget(10_000, 20_000, -1, 0, 0, 0));
+                assertThrows(IllegalArgumentException.class, () -> new ServerBudget(10_000, 20_000, -1, 0, 0, 0, 0));
         assertTrue(e.getMessage().contains("negative budget"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> new ServerBudget(10_000, 500, 0, 0, 0, 0));
+        e = assertThrows(IllegalArgumentException.class, () -> new ServerBudget(10_000, 500, 0, 0, 0, 0, 0));
         assertTrue(e.getMessage().contains("cpu period 500 µs"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> new ServerBudget(10, 20_000, 0, 0, 0, 0));
+        e = assertThrows(IllegalArgumentException.class, () -> new ServerBudget(10, 20_000, 0, 0, 0, 0, 0));
         assertTrue(e.getMessage().contains("cpu quota 10 µs"), e.getMessage());
         assertEquals("1.00 cores (20000 µs per 20000 µs)", ServerBudget.CLIENT.describe());
         assertEquals(
                 "0.50 cores (10000 µs per 20000 µs), disk 2,000 reads/s 32 MiB/s, 2,000 writes/s 32 MiB/s",
                 ServerBudget.SERVER.describe());
+        e = assertThrows(IllegalArgumentException.class, () -> ServerBudget.SERVER.withShares(1));
+        assertEquals("cpu shares 1 (expected: 2 to 262144, the kernel's range, or 0 for its default)", e.getMessage());
+        assertEquals(
+                "1.00 cores (20000 µs per 20000 µs), weight 8,192 (cpu.shares)",
+                ServerBudget.CLIENT.withShares(8192).describe());
+        assertEquals(
+                "any CPU, weight 8,192 (cpu.shares)",
+                ServerBudget.UNLIMITED.withShares(8192).describe());
     }
 }
