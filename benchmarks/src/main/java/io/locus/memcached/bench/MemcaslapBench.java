@@ -124,6 +124,8 @@ public final class MemcaslapBench implements Callable<Integer> {
     private final PrintStream progress;
     private final List<Run> runs = new ArrayList<>();
     private final StringBuilder details = new StringBuilder();
+    /** Per target, the CPU µs per request of all its processes together, one value per round ({@code --detail}). */
+    private final Map<String, List<Double>> chainMicros = new LinkedHashMap<>();
 
     MemcaslapBench(PrintStream stdout, PrintStream progress) {
         this.stdout = stdout;
@@ -310,10 +312,13 @@ public final class MemcaslapBench implements Callable<Integer> {
         if (detail) {
             stdout.println();
             stdout.println("# per process over each run's window: cores used, the busiest thread's share of a core "
-                    + "(top), CPU us, voluntary/involuntary context switches and system calls per request");
+                    + "(top), CPU us per request and the kernel's share of it, voluntary/involuntary context switches "
+                    + "and system calls per request; 'all' sums the run's processes");
             stdout.print(RunDetail.header());
             stdout.print(details);
-            table = table + "\n" + RunDetail.header() + details;
+            String chain = chainTable(chainMicros);
+            stdout.print(chain);
+            table = table + "\n" + RunDetail.header() + details + chain;
         }
         stdout.println("# load average after: " + loadAverage());
         Files.writeString(dir.resolve("proxy-memcaslap.txt"), table);
@@ -478,6 +483,8 @@ public final class MemcaslapBench implements Callable<Integer> {
         }
         if (!usage.isEmpty()) {
             details.append(RunDetail.rows(round, target, run.tps(), usage));
+            RunDetail.Usage all = usage.get(usage.size() - 1);
+            chainMicros.computeIfAbsent(target, t -> new ArrayList<>()).add(all.cores() * 1e6 / run.tps());
         }
         return run;
     }
@@ -587,6 +594,36 @@ public final class MemcaslapBench implements Callable<Integer> {
                         byTarget.get(t),
                         byTarget.get(against),
                         hot ? FULL_HOT_GOAL : PASS_THROUGH_GOAL));
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Per target the median CPU µs per request of all its processes, and the ratio of two setups' costs: when the
+     * machine's cores are full (load average above the core count), throughput follows it.
+     */
+    static String chainTable(Map<String, List<Double>> chainMicros) {
+        StringBuilder sb = new StringBuilder(
+                String.format(Locale.ROOT, "%n%-20s %12s  %s%n", "target", "all us/op", "(median over rounds)"));
+        Map<String, Double> med = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Double>> e : chainMicros.entrySet()) {
+            double m = median(
+                    e.getValue().stream().mapToDouble(Double::doubleValue).toArray());
+            med.put(e.getKey(), m);
+            sb.append(String.format(Locale.ROOT, "%-20s %12.2f%n", e.getKey(), m));
+        }
+        String[][] pairs = {
+            {"locus-pass-through", "twemproxy"}, {"locus-full-hot", "direct-hot"}, {"locus-full-2t-hot", "direct-hot"}
+        };
+        for (String[] p : pairs) {
+            if (med.containsKey(p[0]) && med.containsKey(p[1])) {
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "all us/op %s / %s: %.2f, the throughput ratio to expect when the cores are the limit%n",
+                        p[1],
+                        p[0],
+                        med.get(p[1]) / med.get(p[0])));
             }
         }
         return sb.toString();

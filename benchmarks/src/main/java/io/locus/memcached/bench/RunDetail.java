@@ -96,8 +96,10 @@ final class RunDetail {
             perf.destroyForcibly();
         }
         List<Usage> rows = new ArrayList<>();
+        List<HostUsage.ThreadCounters> everyThread = new ArrayList<>();
         for (String label : pids.keySet()) {
             Map<Long, HostUsage.ThreadCounters> d = HostUsage.delta(before.get(label), after.get(label));
+            everyThread.addAll(d.values());
             rows.add(usage(label, d.values().stream().toList(), seconds, syscalls));
             List<HostUsage.ThreadCounters> others = new ArrayList<>();
             for (HostUsage.ThreadCounters t : d.values()) {
@@ -112,6 +114,8 @@ final class RunDetail {
                 rows.add(usage("  other threads", others, seconds, syscalls));
             }
         }
+        // The whole chain: when the cores are shared with other load, throughput follows its CPU per request.
+        rows.add(usage("all", everyThread, seconds, syscalls));
         return rows;
     }
 

@@ -65,4 +65,14 @@ class RunDetailTest {
                 assertThrows(IllegalArgumentException.class, () -> MemcaslapBench.Variant.parse("a b=io_threads: 2"));
         assertTrue(e.getMessage().contains("--variant a b=io_threads: 2 (expected: NAME=LINE"), e.getMessage());
     }
+
+    @Test
+    void chainTable_comparesTheSetupsCpuPerRequest() {
+        String t = MemcaslapBench.chainTable(Map.of(
+                "twemproxy", List.of(12.0, 13.0, 11.0),
+                "locus-pass-through", List.of(9.0, 10.0, 8.0)));
+        assertTrue(t.contains("twemproxy                   12.00"), t);
+        assertTrue(t.contains("all us/op twemproxy / locus-pass-through: 1.33, the throughput ratio"), t);
+        assertTrue(!t.contains("direct-hot"), "no pair without both sides\n" + t);
+    }
 }
