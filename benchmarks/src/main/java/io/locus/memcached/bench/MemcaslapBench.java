@@ -179,10 +179,10 @@ public final class MemcaslapBench implements Callable<Integer> {
         }
         Path jar = proxyOptions.jar();
         proxyOptions.settings(); // a bad --proxy-set line is refused before anything starts
-        List<Variant> variantList = new ArrayList<>();
+        List<MemcaslapVariant> variantList = new ArrayList<>();
         for (String v : variants) {
             try {
-                variantList.add(Variant.parse(v));
+                variantList.add(MemcaslapVariant.parse(v));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
             }
@@ -234,7 +234,7 @@ public final class MemcaslapBench implements Callable<Integer> {
                 LocusProxy full = locus("locus-full", "full", jar, servers, hosts, Map.of());
                 LocusProxy full2 =
                         locus("locus-full-2t", "full", jar, servers, hosts, Map.of("io_threads", FULL_HOT_THREADS));
-                Closer variantProxies = new Closer()) {
+                MemcaslapVariant.Proxies variantProxies = new MemcaslapVariant.Proxies()) {
             Map<String, Long> proxyPids = new HashMap<>(Map.of(
                     "twemproxy", twemproxy.pid(),
                     "locus-pass-through", passThrough.pid(),
@@ -245,7 +245,7 @@ public final class MemcaslapBench implements Callable<Integer> {
             targets.put("direct", servers.get(0).address());
             targets.put("twemproxy", twemproxy.address());
             targets.put("locus-pass-through", passThrough.address());
-            for (Variant v : variantList) {
+            for (MemcaslapVariant v : variantList) {
                 LocusProxy p = locus(
                         "locus-pass-through+" + v.name(),
                         "pass_through",
@@ -261,7 +261,7 @@ public final class MemcaslapBench implements Callable<Integer> {
             targets.put("locus-full", full.address());
             targets.put("direct-hot", servers.get(0).address());
             targets.put("locus-full-hot", full.address());
-            for (Variant v : variantList) {
+            for (MemcaslapVariant v : variantList) {
                 LocusProxy p = locus("locus-full+" + v.name(), "full", jar, servers, hosts, v.settings(), v.jvmArgs());
                 variantProxies.add("locus-full+" + v.name(), p);
                 targets.put("locus-full-hot+" + v.name(), p.address());
@@ -316,7 +316,7 @@ public final class MemcaslapBench implements Callable<Integer> {
                     + "and system calls per request; 'all' sums the run's processes");
             stdout.print(RunDetail.header());
             stdout.print(details);
-            String chain = chainTable(chainMicros);
+            String chain = RunDetail.chainTable(chainMicros);
             stdout.print(chain);
             table = table + "\n" + RunDetail.header() + details + chain;
         }
@@ -330,24 +330,6 @@ public final class MemcaslapBench implements Callable<Integer> {
         }
         stdout.flush();
         return 0;
-    }
-
-    /** The variants' proxies, closed together. */
-    private static final class Closer implements AutoCloseable {
-        private final Map<String, LocusProxy> proxies = new LinkedHashMap<>();
-
-        void add(String label, LocusProxy p) {
-            proxies.put(label, p);
-        }
-
-        LocusProxy find(String label) {
-            return proxies.get(label);
-        }
-
-        @Override
-        public void close() {
-            proxies.values().forEach(LocusProxy::close);
-        }
     }
 
     /** {@code file} relative to the working directory when it lies below it, so printed output names no checkout. */
@@ -365,28 +347,6 @@ public final class MemcaslapBench implements Callable<Integer> {
                 valueBytes,
                 1 - getFraction,
                 getFraction);
-    }
-
-    /** One {@code --variant}: its name, its configuration lines as settings, its JVM options. */
-    record Variant(String name, Map<String, Object> settings, List<String> jvmArgs) {
-        static Variant parse(String spec) {
-            int eq = spec.indexOf('=');
-            if (eq < 1 || !spec.substring(0, eq).matches("[A-Za-z0-9_.-]+")) {
-                throw new IllegalArgumentException("--variant " + spec
-                        + " (expected: NAME=LINE[;LINE...], NAME of letters, digits, '_', '.', '-')");
-            }
-            Map<String, Object> settings = new LinkedHashMap<>();
-            List<String> jvm = new ArrayList<>();
-            for (String line : spec.substring(eq + 1).split(";")) {
-                String l = line.strip();
-                if (l.startsWith("-J")) {
-                    jvm.add(l.substring(2));
-                } else if (!l.isEmpty()) {
-                    settings.putAll(LocusProxy.parseLine(l));
-                }
-            }
-            return new Variant(spec.substring(0, eq), settings, jvm);
-        }
     }
 
     /** {@code fixed}: settings that override the command line's {@code --proxy-set} for this proxy. */
@@ -594,36 +554,6 @@ public final class MemcaslapBench implements Callable<Integer> {
                         byTarget.get(t),
                         byTarget.get(against),
                         hot ? FULL_HOT_GOAL : PASS_THROUGH_GOAL));
-            }
-        }
-        return sb.toString();
-    }
-
-    /**
-     * Per target the median CPU µs per request of all its processes, and the ratio of two setups' costs: when the
-     * machine's cores are full (load average above the core count), throughput follows it.
-     */
-    static String chainTable(Map<String, List<Double>> chainMicros) {
-        StringBuilder sb = new StringBuilder(
-                String.format(Locale.ROOT, "%n%-20s %12s  %s%n", "target", "all us/op", "(median over rounds)"));
-        Map<String, Double> med = new LinkedHashMap<>();
-        for (Map.Entry<String, List<Double>> e : chainMicros.entrySet()) {
-            double m = median(
-                    e.getValue().stream().mapToDouble(Double::doubleValue).toArray());
-            med.put(e.getKey(), m);
-            sb.append(String.format(Locale.ROOT, "%-20s %12.2f%n", e.getKey(), m));
-        }
-        String[][] pairs = {
-            {"locus-pass-through", "twemproxy"}, {"locus-full-hot", "direct-hot"}, {"locus-full-2t-hot", "direct-hot"}
-        };
-        for (String[] p : pairs) {
-            if (med.containsKey(p[0]) && med.containsKey(p[1])) {
-                sb.append(String.format(
-                        Locale.ROOT,
-                        "all us/op %s / %s: %.2f, the throughput ratio to expect when the cores are the limit%n",
-                        p[1],
-                        p[0],
-                        med.get(p[1]) / med.get(p[0])));
             }
         }
         return sb.toString();

@@ -216,4 +216,34 @@ final class RunDetail {
                 "ics/op",
                 "sysc/op");
     }
+
+    /**
+     * Per target the median CPU µs per request of all its processes, and the ratio of two setups' costs: when the
+     * machine's cores are full (load average above the core count), throughput follows it.
+     */
+    static String chainTable(Map<String, List<Double>> chainMicros) {
+        StringBuilder sb = new StringBuilder(
+                String.format(Locale.ROOT, "%n%-20s %12s  %s%n", "target", "all us/op", "(median over rounds)"));
+        Map<String, Double> med = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Double>> e : chainMicros.entrySet()) {
+            double m = MemcaslapBench.median(
+                    e.getValue().stream().mapToDouble(Double::doubleValue).toArray());
+            med.put(e.getKey(), m);
+            sb.append(String.format(Locale.ROOT, "%-20s %12.2f%n", e.getKey(), m));
+        }
+        String[][] pairs = {
+            {"locus-pass-through", "twemproxy"}, {"locus-full-hot", "direct-hot"}, {"locus-full-2t-hot", "direct-hot"}
+        };
+        for (String[] p : pairs) {
+            if (med.containsKey(p[0]) && med.containsKey(p[1])) {
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "all us/op %s / %s: %.2f, the throughput ratio to expect when the cores are the limit%n",
+                        p[1],
+                        p[0],
+                        med.get(p[1]) / med.get(p[0])));
+            }
+        }
+        return sb.toString();
+    }
 }

@@ -57,18 +57,18 @@ class RunDetailTest {
 
     @Test
     void variant_parsesSettingsAndJvmOptionsAndRefusesABadName() {
-        MemcaslapBench.Variant v = MemcaslapBench.Variant.parse("bp50=server: {busy_poll_us: 50}; -J-XX:+UseSerialGC");
+        MemcaslapVariant v = MemcaslapVariant.parse("bp50=server: {busy_poll_us: 50}; -J-XX:+UseSerialGC");
         assertEquals("bp50", v.name());
         assertEquals(Map.of("server", Map.of("busy_poll_us", 50)), v.settings());
         assertEquals(List.of("-XX:+UseSerialGC"), v.jvmArgs());
         IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> MemcaslapBench.Variant.parse("a b=io_threads: 2"));
+                assertThrows(IllegalArgumentException.class, () -> MemcaslapVariant.parse("a b=io_threads: 2"));
         assertTrue(e.getMessage().contains("--variant a b=io_threads: 2 (expected: NAME=LINE"), e.getMessage());
     }
 
     @Test
     void chainTable_comparesTheSetupsCpuPerRequest() {
-        String t = MemcaslapBench.chainTable(Map.of(
+        String t = RunDetail.chainTable(Map.of(
                 "twemproxy", List.of(12.0, 13.0, 11.0),
                 "locus-pass-through", List.of(9.0, 10.0, 8.0)));
         assertTrue(t.contains("twemproxy                   12.00"), t);
