@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -105,9 +106,26 @@ public final class MemcaslapBench implements Callable<Integer> {
     @Option(names = "--out", description = "output directory (default benchmarks/target/bench-memcaslap)")
     Path out;
 
+    @Option(
+            names = "--variant",
+            description = "NAME=LINE[;LINE...]: also run a pass-through and a full Locus proxy changed by these lines, "
+                    + "each a 'key: value' configuration line or -J<JVM option>, as targets locus-pass-through+NAME "
+                    + "and locus-full-hot+NAME in every round right after their base targets; repeatable")
+    List<String> variants = new ArrayList<>();
+
+    @Option(
+            names = "--detail",
+            description = "also measure, from second 1 to one second before the end of each run, every process's "
+                    + "cores used, its busiest thread, context switches and system calls (perf stat) per request, "
+                    + "and print them as a second table")
+    boolean detail;
+
     private final PrintStream stdout;
     private final PrintStream progress;
     private final List<Run> runs = new ArrayList<>();
+    private final StringBuilder details = new StringBuilder();
+    /** Per target, the CPU µs per request of all its processes together, one value per round ({@code --detail}). */
+    private final Map<String, List<Double>> chainMicros = new LinkedHashMap<>();
 
     MemcaslapBench(PrintStream stdout, PrintStream progress) {
         this.stdout = stdout;
@@ -161,6 +179,14 @@ public final class MemcaslapBench implements Callable<Integer> {
         }
         Path jar = proxyOptions.jar();
         proxyOptions.settings(); // a bad --proxy-set line is refused before anything starts
+        List<MemcaslapVariant> variantList = new ArrayList<>();
+        for (String v : variants) {
+            try {
+                variantList.add(MemcaslapVariant.parse(v));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+            }
+        }
         if (!Files.isRegularFile(jar)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
@@ -207,19 +233,45 @@ public final class MemcaslapBench implements Callable<Integer> {
                 LocusProxy passThrough = locus("locus-pass-through", "pass_through", jar, servers, hosts, Map.of());
                 LocusProxy full = locus("locus-full", "full", jar, servers, hosts, Map.of());
                 LocusProxy full2 =
-                        locus("locus-full-2t", "full", jar, servers, hosts, Map.of("io_threads", FULL_HOT_THREADS))) {
+                        locus("locus-full-2t", "full", jar, servers, hosts, Map.of("io_threads", FULL_HOT_THREADS));
+                MemcaslapVariant.Proxies variantProxies = new MemcaslapVariant.Proxies()) {
+            Map<String, Long> proxyPids = new HashMap<>(Map.of(
+                    "twemproxy", twemproxy.pid(),
+                    "locus-pass-through", passThrough.pid(),
+                    "locus-full", full.pid(),
+                    "locus-full-hot", full.pid(),
+                    "locus-full-2t-hot", full2.pid()));
             Map<String, InetSocketAddress> targets = new LinkedHashMap<>();
             targets.put("direct", servers.get(0).address());
             targets.put("twemproxy", twemproxy.address());
             targets.put("locus-pass-through", passThrough.address());
+            for (MemcaslapVariant v : variantList) {
+                LocusProxy p = locus(
+                        "locus-pass-through+" + v.name(),
+                        "pass_through",
+                        jar,
+                        servers,
+                        hosts,
+                        v.settings(),
+                        v.jvmArgs());
+                variantProxies.add("locus-pass-through+" + v.name(), p);
+                targets.put("locus-pass-through+" + v.name(), p.address());
+                proxyPids.put("locus-pass-through+" + v.name(), p.pid());
+            }
             targets.put("locus-full", full.address());
             targets.put("direct-hot", servers.get(0).address());
             targets.put("locus-full-hot", full.address());
+            for (MemcaslapVariant v : variantList) {
+                LocusProxy p = locus("locus-full+" + v.name(), "full", jar, servers, hosts, v.settings(), v.jvmArgs());
+                variantProxies.add("locus-full+" + v.name(), p);
+                targets.put("locus-full-hot+" + v.name(), p.address());
+                proxyPids.put("locus-full-hot+" + v.name(), p.pid());
+            }
             targets.put("locus-full-2t-hot", full2.address());
             if (warmup > 0) {
                 for (Map.Entry<String, InetSocketAddress> t : targets.entrySet()) {
                     progress.printf(Locale.ROOT, "[warm-up %s] memcaslap %d s ...%n", t.getKey(), warmup);
-                    memcaslap(memcaslap, t.getKey(), 0, t.getValue(), warmup, hosts, hotConfig);
+                    memcaslap(memcaslap, t.getKey(), 0, t.getValue(), warmup, hosts, hotConfig, Map.of());
                 }
             }
             for (int round = 1; round <= rounds; round++) {
@@ -228,9 +280,20 @@ public final class MemcaslapBench implements Callable<Integer> {
                     progress.printf(Locale.ROOT, "%s memcaslap %d s ...%n", tag, seconds);
                     LocusProxy cached = t.getKey().startsWith("locus-full-2t")
                             ? full2
-                            : t.getKey().startsWith("locus-full") ? full : null;
+                            : t.getKey().startsWith("locus-full-hot+")
+                                    ? variantProxies.find(
+                                            "locus-full+" + t.getKey().substring(15))
+                                    : t.getKey().startsWith("locus-full") ? full : null;
                     long[] before = cached != null ? localHits(cached) : null;
-                    Run r = memcaslap(memcaslap, t.getKey(), round, t.getValue(), seconds, hosts, hotConfig);
+                    Map<String, Long> watched = new LinkedHashMap<>();
+                    if (detail) {
+                        watched.put("memcached", servers.get(0).pid());
+                        Long proxy = proxyPids.get(t.getKey());
+                        if (proxy != null) {
+                            watched.put(t.getKey().startsWith("twemproxy") ? "twemproxy" : "locus (jvm)", proxy);
+                        }
+                    }
+                    Run r = memcaslap(memcaslap, t.getKey(), round, t.getValue(), seconds, hosts, hotConfig, watched);
                     double local = Double.NaN;
                     if (before != null) {
                         long[] after = localHits(cached);
@@ -246,6 +309,17 @@ public final class MemcaslapBench implements Callable<Integer> {
         String table = table(runs);
         stdout.println();
         stdout.print(table);
+        if (detail) {
+            stdout.println();
+            stdout.println("# per process over each run's window: cores used, the busiest thread's share of a core "
+                    + "(top), CPU us per request and the kernel's share of it, voluntary/involuntary context switches "
+                    + "and system calls per request; 'all' sums the run's processes");
+            stdout.print(RunDetail.header());
+            stdout.print(details);
+            String chain = RunDetail.chainTable(chainMicros);
+            stdout.print(chain);
+            table = table + "\n" + RunDetail.header() + details + chain;
+        }
         stdout.println("# load average after: " + loadAverage());
         Files.writeString(dir.resolve("proxy-memcaslap.txt"), table);
         Path text = shown(dir.resolve("proxy-memcaslap.txt"));
@@ -278,6 +352,17 @@ public final class MemcaslapBench implements Callable<Integer> {
     /** {@code fixed}: settings that override the command line's {@code --proxy-set} for this proxy. */
     private LocusProxy locus(
             String label, String mode, Path jar, MemcachedServers servers, Path hosts, Map<String, Object> fixed) {
+        return locus(label, mode, jar, servers, hosts, fixed, List.of());
+    }
+
+    private LocusProxy locus(
+            String label,
+            String mode,
+            Path jar,
+            MemcachedServers servers,
+            Path hosts,
+            Map<String, Object> fixed,
+            List<String> moreJvmArgs) {
         int port = Ports.freeLoopbackPort();
         InetSocketAddress b = servers.get(0).address();
         Map<String, Object> config = new LinkedHashMap<>();
@@ -286,7 +371,9 @@ public final class MemcaslapBench implements Callable<Integer> {
         config.put("mode", mode);
         config.putAll(proxyOptions.settings());
         config.putAll(fixed);
-        return LocusProxy.start(label, jar, LocusProxy.dump(config), port, hosts, proxyOptions.jvmArgs(label));
+        List<String> jvm = new ArrayList<>(proxyOptions.jvmArgs(label));
+        jvm.addAll(moreJvmArgs);
+        return LocusProxy.start(label, jar, LocusProxy.dump(config), port, hosts, jvm);
     }
 
     /** The full proxy's deadline-cache hits and misses so far, over all tenants. */
@@ -311,7 +398,8 @@ public final class MemcaslapBench implements Callable<Integer> {
             InetSocketAddress address,
             int runSeconds,
             Path hosts,
-            Path hotConfig)
+            Path hotConfig,
+            Map<String, Long> watched)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 binary.toString(),
@@ -323,7 +411,7 @@ public final class MemcaslapBench implements Callable<Integer> {
                 Integer.toString(concurrency),
                 "-t",
                 runSeconds + "s"));
-        if (target.endsWith("-hot")) {
+        if (target.contains("-hot")) {
             command.addAll(List.of("-F", hotConfig.toString(), "-w", hotWindow));
         } else {
             command.addAll(List.of("-X", Integer.toString(valueBytes)));
@@ -333,6 +421,17 @@ public final class MemcaslapBench implements Callable<Integer> {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
+        List<RunDetail.Usage> usage = List.of();
+        if (!watched.isEmpty() && runSeconds >= 3) {
+            Thread.sleep(1000);
+            Map<String, Long> pids = new LinkedHashMap<>();
+            pids.put("memcaslap", p.pid());
+            pids.putAll(watched);
+            int window = runSeconds - 2;
+            RunDetail d = RunDetail.start(pids, hosts.resolve("perf-r" + round + "-" + target + ".txt"), window);
+            Thread.sleep(window * 1000L);
+            usage = d.finish();
+        }
         if (!p.waitFor(runSeconds + 60L, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException("memcaslap did not finish within " + (runSeconds + 60) + " s; see " + log);
@@ -341,6 +440,11 @@ public final class MemcaslapBench implements Callable<Integer> {
         if (p.exitValue() != 0 || run == null) {
             throw new IllegalStateException(
                     "memcaslap exited " + p.exitValue() + " without a 'Run time: ... TPS:' line; see " + log);
+        }
+        if (!usage.isEmpty()) {
+            details.append(RunDetail.rows(round, target, run.tps(), usage));
+            RunDetail.Usage all = usage.get(usage.size() - 1);
+            chainMicros.computeIfAbsent(target, t -> new ArrayList<>()).add(all.cores() * 1e6 / run.tps());
         }
         return run;
     }
@@ -399,7 +503,7 @@ public final class MemcaslapBench implements Callable<Integer> {
                     r.proportions()));
         }
         Map<String, double[]> byTarget = new LinkedHashMap<>();
-        for (String t : TARGETS) {
+        for (String t : targets(runs)) {
             byTarget.put(t, tps(runs, t));
         }
         double direct = median(byTarget.get("direct"));
@@ -413,9 +517,9 @@ public final class MemcaslapBench implements Callable<Integer> {
                 "/direct",
                 "/twemproxy",
                 "(hot targets: /direct-hot)"));
-        for (String t : TARGETS) {
+        for (String t : byTarget.keySet()) {
             double med = median(byTarget.get(t));
-            boolean hot = t.endsWith("-hot");
+            boolean hot = t.contains("-hot");
             sb.append(String.format(
                     Locale.ROOT,
                     "%-20s %10.0f %9.2f %10s%n",
@@ -438,6 +542,20 @@ public final class MemcaslapBench implements Callable<Integer> {
                 byTarget.get("direct-hot"),
                 FULL_HOT_GOAL));
         sb.append(goal("full / direct, mix", byTarget.get("locus-full"), byTarget.get("direct"), Double.NaN));
+        for (String t : byTarget.keySet()) {
+            int plus = t.indexOf('+');
+            if (plus > 0) {
+                String base = t.substring(0, plus);
+                boolean hot = t.contains("-hot");
+                String against = hot ? "direct-hot" : "twemproxy";
+                sb.append(goal(t + " / " + base, byTarget.get(t), byTarget.get(base), Double.NaN));
+                sb.append(goal(
+                        t + " / " + against,
+                        byTarget.get(t),
+                        byTarget.get(against),
+                        hot ? FULL_HOT_GOAL : PASS_THROUGH_GOAL));
+            }
+        }
         return sb.toString();
     }
 
@@ -455,6 +573,13 @@ public final class MemcaslapBench implements Callable<Integer> {
                 ? ""
                 : String.format(Locale.ROOT, "  goal >= %.2f: %s", goal, med >= goal ? "met" : "NOT met");
         return String.format(Locale.ROOT, "%-32s per round%s; median %.2f%s%n", name, perRound, med, verdict);
+    }
+
+    /** The targets of {@code runs}: the fixed ones first, then any variants in the order they ran. */
+    private static List<String> targets(List<Run> runs) {
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>(TARGETS);
+        runs.forEach(r -> out.add(r.target()));
+        return List.copyOf(out);
     }
 
     private static double[] tps(List<Run> runs, String target) {
@@ -481,7 +606,7 @@ public final class MemcaslapBench implements Callable<Integer> {
                 .xAxisTitle("round")
                 .yAxisTitle("ops/s")
                 .build();
-        for (String t : TARGETS) {
+        for (String t : targets(runs)) {
             List<String> rounds = new ArrayList<>();
             List<Double> tps = new ArrayList<>();
             for (Run r : runs) {

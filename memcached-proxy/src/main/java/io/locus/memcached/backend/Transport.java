@@ -1,6 +1,7 @@
 package io.locus.memcached.backend;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollEventLoopGroup;
@@ -12,6 +13,7 @@ import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -26,6 +28,17 @@ public final class Transport {
 
     public static EventLoopGroup group(int threads, ThreadFactory factory) {
         return EPOLL ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
+    }
+
+    /** Event loops that poll for up to {@code busyPollMicros} before sleeping ({@link BusyPollStrategy}); 0 = never. */
+    public static EventLoopGroup group(int threads, ThreadFactory factory, int busyPollMicros) {
+        if (busyPollMicros == 0) {
+            return group(threads, factory);
+        }
+        SelectStrategyFactory strategy = BusyPollStrategy.factory(busyPollMicros);
+        return EPOLL
+                ? new EpollEventLoopGroup(threads, factory, strategy)
+                : new NioEventLoopGroup(threads, factory, SelectorProvider.provider(), strategy);
     }
 
     public static Class<? extends ServerSocketChannel> serverChannel() {

@@ -40,6 +40,14 @@ public final class ConfigKeys {
                     "Netty I/O threads, each with its own backend connections; `auto` = half "
                             + "the cores, at least 1 (the other half is for the kernel's network stack, memcached and clients on the "
                             + "same host)"),
+            key(
+                    "server.busy_poll_us",
+                    INT,
+                    "0",
+                    0,
+                    10_000,
+                    "microseconds an I/O thread keeps polling its sockets after the last one was ready before it "
+                            + "sleeps; 0 = sleep at once"),
             key("version", STRING, "1.6.0", 0, 0, "what the proxy answers to `version`"),
             key(
                     "mode",

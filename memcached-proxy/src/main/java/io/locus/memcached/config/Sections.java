@@ -64,6 +64,7 @@ final class Sections {
         return new ServerSection(
                 ServerSection.Mode.valueOf(string("mode").toUpperCase(Locale.ROOT)),
                 intValue("io_threads"),
+                intValue("server.busy_poll_us"),
                 string("version"),
                 authEnabled,
                 string("auth.file"),

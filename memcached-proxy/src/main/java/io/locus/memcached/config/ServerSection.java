@@ -5,6 +5,7 @@ package io.locus.memcached.config;
  *
  * @param mode {@code mode}: the full deadline path or byte-for-byte pass-through
  * @param ioThreads {@code io_threads}, with {@code auto} already resolved
+ * @param busyPollMicros {@code server.busy_poll_us}: how long an I/O thread polls before it sleeps; 0 = never
  * @param version {@code version}
  * @param authEnabled {@code auth.enabled}
  * @param authFile {@code auth.file}; empty when auth is off
@@ -14,6 +15,7 @@ package io.locus.memcached.config;
 public record ServerSection(
         Mode mode,
         int ioThreads,
+        int busyPollMicros,
         String version,
         boolean authEnabled,
         String authFile,

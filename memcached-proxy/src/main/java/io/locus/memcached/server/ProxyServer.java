@@ -125,7 +125,10 @@ public final class ProxyServer implements AutoCloseable {
         }
         int threads = config.server().ioThreads();
         boss = Transport.group(1, new DefaultThreadFactory("locus-accept", true));
-        workers = Transport.group(threads, new DefaultThreadFactory("locus-io", true));
+        workers = Transport.group(
+                threads,
+                new DefaultThreadFactory("locus-io", true),
+                config.server().busyPollMicros());
         ConnectionShared shared = new ConnectionShared(
                 resolver::get,
                 auth,

@@ -28,7 +28,7 @@ class BackendTimeoutIT {
     static final int PIPELINE = 24;
 
     @ParameterizedTest
-    @ValueSource(strings = {"pass_through", "full"})
+    @ValueSource(strings = {"pass_through", "full", "full+busy_poll"})
     void frozenBackend_loneAndPipelinedRequestsTimeOut_othersServe(String mode) throws Exception {
         try (MemcachedServers servers = MemcachedServers.start(2, MemcachedConfig.DEFAULTS, DIR.resolve(mode));
                 ProxyUnderTest proxy = start(mode, servers);
@@ -100,9 +100,11 @@ class BackendTimeoutIT {
         }
     }
 
+    /** {@code mode}, or {@code mode+busy_poll}: the I/O threads poll before sleeping, and timers must still fire. */
     private static ProxyUnderTest start(String mode, MemcachedServers servers) {
-        String yaml = "mode: " + mode + "\nbackend: {timeout: " + TIMEOUT_MILLIS + "ms, retry_interval: 50ms}\n";
-        return mode.equals("full")
+        String yaml = "mode: " + mode.replace("+busy_poll", "") + "\nbackend: {timeout: " + TIMEOUT_MILLIS
+                + "ms, retry_interval: 50ms}\n" + (mode.endsWith("+busy_poll") ? "server: {busy_poll_us: 200}\n" : "");
+        return mode.startsWith("full")
                 ? ProxyUnderTest.withDeadlines(servers.addresses(), yaml)
                 : new ProxyUnderTest(servers.addresses(), yaml);
     }
