@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * Numbers in a command line's bytes (absolute indices into a buffer), checked the way memcached's {@code safe_strtoul}, {@code safe_strtoull} and
  * {@code safe_strtol} check them, so the proxy refuses exactly the lines memcached refuses.
  */
-final class Tokens {
+public final class Tokens {
     private Tokens() {}
 
     /** A non-negative decimal length up to {@link Integer#MAX_VALUE}, or -1. */
@@ -16,7 +16,13 @@ final class Tokens {
         if (from < to && b.getByte(from) == '+') {
             from++;
         }
-        if (from == to || to - from > 10) {
+        long v = decimal(b, from, to, 10);
+        return v > Integer.MAX_VALUE ? -1 : v;
+    }
+
+    /** The unsigned decimal of 1 to {@code maxDigits} (at most 18) digits in {@code [from, to)}, or -1. */
+    public static long decimal(ByteBuf b, int from, int to, int maxDigits) {
+        if (from == to || to - from > maxDigits) {
             return -1;
         }
         long v = 0;
@@ -27,7 +33,7 @@ final class Tokens {
             }
             v = v * 10 + (c - '0');
         }
-        return v > Integer.MAX_VALUE ? -1 : v;
+        return v;
     }
 
     /** As memcached's safe_strtoul/strtoull: optional '+', decimal digits, value below 2^64, no '-'. */

@@ -2,6 +2,7 @@ package io.locus.memcached.balance.netty;
 
 import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.protocol.ReplyWriter;
+import io.locus.memcached.protocol.Tokens;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -121,18 +122,7 @@ final class MetaValue {
 
     /** The decimal in {@code [from, to)}, or -1 if it is not one (memcached writes these, so that means a failure). */
     private static long number(ByteBuf b, int from, int to) {
-        if (from == to || to - from > 18) {
-            return -1;
-        }
-        long v = 0;
-        for (int i = from; i < to; i++) {
-            byte c = b.getByte(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            v = v * 10 + (c - '0');
-        }
-        return v;
+        return Tokens.decimal(b, from, to, 18);
     }
 
     /** A key for meta commands' {@code b} flag. */
