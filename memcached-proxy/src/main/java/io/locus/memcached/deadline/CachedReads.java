@@ -197,9 +197,9 @@ final class CachedReads {
         long deadline = cacheDeadline(pr);
         CachedItem first = null;
         if (n == 1) {
-            // A hit of a single get: its reply written from the cached value and the key's bytes in the client's line.
+            // A hit of a single get: its reply written from the cached value and the key's bytes.
             ByteBuf reply =
-                    cache.read(req.keyBytes(), deadline, pr.resolution().tenant(), valueReply.forKey(req.keySlice(0)));
+                    cache.read(req.keyBytes(), deadline, pr.resolution().tenant(), valueReply.forKey(req.keyBytes()));
             if (reply != null) {
                 counters.hits().increment();
                 stats.add(ProxyStats.Counter.GET_HITS, 1);
@@ -241,11 +241,14 @@ final class CachedReads {
         }
     }
 
-    /** A {@code VALUE} reply of one key, written from the key's slice of the client's line and the cached value. */
+    /**
+     * A {@code VALUE} reply of one key, written from the key's bytes (the array the request read once from the client's
+     * line) and the cached value.
+     */
     private final class ValueReply implements HitReader<ByteBuf> {
-        private ByteBuf key;
+        private byte[] key;
 
-        ValueReply forKey(ByteBuf key) {
+        ValueReply forKey(byte[] key) {
             this.key = key;
             return this;
         }
