@@ -109,7 +109,7 @@ public final class MemcaslapBench implements Callable<Integer> {
     @Option(
             names = "--variant",
             description = "NAME=LINE[;LINE...]: also run a pass-through and a full Locus proxy changed by these lines, "
-                    + "each a 'key: value' configuration line or -J<JVM option>, as targets locus-pass-through+NAME "
+                    + "each a 'key: value' configuration line, -J<JVM option> or -jar <another build of the proxy's jar>, as targets locus-pass-through+NAME "
                     + "and locus-full-hot+NAME in every round right after their base targets; repeatable")
     List<String> variants = new ArrayList<>();
 
@@ -249,7 +249,7 @@ public final class MemcaslapBench implements Callable<Integer> {
                 LocusProxy p = locus(
                         "locus-pass-through+" + v.name(),
                         "pass_through",
-                        jar,
+                        v.jarOr(jar),
                         servers,
                         hosts,
                         v.settings(),
@@ -262,7 +262,8 @@ public final class MemcaslapBench implements Callable<Integer> {
             targets.put("direct-hot", servers.get(0).address());
             targets.put("locus-full-hot", full.address());
             for (MemcaslapVariant v : variantList) {
-                LocusProxy p = locus("locus-full+" + v.name(), "full", jar, servers, hosts, v.settings(), v.jvmArgs());
+                LocusProxy p = locus(
+                        "locus-full+" + v.name(), "full", v.jarOr(jar), servers, hosts, v.settings(), v.jvmArgs());
                 variantProxies.add("locus-full+" + v.name(), p);
                 targets.put("locus-full-hot+" + v.name(), p.address());
                 proxyPids.put("locus-full-hot+" + v.name(), p.pid());

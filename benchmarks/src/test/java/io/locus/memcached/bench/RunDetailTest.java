@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RunDetailTest {
     @Test
@@ -61,9 +64,24 @@ class RunDetailTest {
         assertEquals("bp50", v.name());
         assertEquals(Map.of("server", Map.of("busy_poll_us", 50)), v.settings());
         assertEquals(List.of("-XX:+UseSerialGC"), v.jvmArgs());
+        assertEquals(Path.of("base.jar"), v.jarOr(Path.of("base.jar")), "no -jar line: the base's jar");
         IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> MemcaslapVariant.parse("a b=io_threads: 2"));
         assertTrue(e.getMessage().contains("--variant a b=io_threads: 2 (expected: NAME=LINE"), e.getMessage());
+    }
+
+    @Test
+    void variant_jar_isAnotherBuildOfTheProxy_aMissingOneIsRefused(@TempDir Path dir) throws Exception {
+        Path jar = Files.writeString(dir.resolve("other.jar"), "a jar");
+        MemcaslapVariant v = MemcaslapVariant.parse("new=-jar " + jar + "; io_threads: 2");
+        assertEquals(jar, v.jarOr(Path.of("base.jar")));
+        assertEquals(Map.of("io_threads", 2), v.settings());
+        Path missing = dir.resolve("missing.jar");
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> MemcaslapVariant.parse("new=-jar " + missing));
+        assertEquals(
+                "--variant new=-jar " + missing + ": jar " + missing + " is not a file (expected: a proxy jar)",
+                e.getMessage());
     }
 
     @Test

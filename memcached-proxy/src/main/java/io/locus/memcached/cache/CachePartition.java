@@ -76,28 +76,45 @@ final class CachePartition {
     CachedItem get(ByteKey key, long deadlineNanos, int requesterSlot, long nowNanos) {
         lock.lock();
         try {
-            Entry e = map.get(key);
-            if (e == null) {
-                misses[requesterSlot]++;
-                return null;
-            }
-            if (e.expired(nowNanos)) {
-                remove(e);
-                expirations[e.slot()]++;
-                misses[requesterSlot]++;
-                return null;
-            }
-            long itemDeadline = deadlineNanos == DeadlineCache.NO_DEADLINE
-                    ? e.deadlineNanos()
-                    : nextDeadline(e.deadlineNanos(), deadlineNanos);
-            queues[e.slot()][e.deadlineClass()].unlink(e);
-            e.accessed(itemDeadline, classes.classOf(itemDeadline), nowNanos);
-            queues[e.slot()][e.deadlineClass()].addTail(e);
-            hits[requesterSlot]++;
-            return e.snapshot(slots.name(e.slot()));
+            Entry e = hit(key, deadlineNanos, requesterSlot, nowNanos);
+            return e == null ? null : e.snapshot(slots.name(e.slot()));
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Like {@link #get}, but a hit is handed to {@code reader} under the lock instead of copied into a snapshot. */
+    <R> R read(ByteKey key, long deadlineNanos, int requesterSlot, long nowNanos, HitReader<R> reader) {
+        lock.lock();
+        try {
+            Entry e = hit(key, deadlineNanos, requesterSlot, nowNanos);
+            return e == null ? null : reader.read(e.value(), e.clientFlags());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The entry of a hit, marked most recently used, or null on a miss; counts either. Caller holds the lock. */
+    private Entry hit(ByteKey key, long deadlineNanos, int requesterSlot, long nowNanos) {
+        Entry e = map.get(key);
+        if (e == null) {
+            misses[requesterSlot]++;
+            return null;
+        }
+        if (e.expired(nowNanos)) {
+            remove(e);
+            expirations[e.slot()]++;
+            misses[requesterSlot]++;
+            return null;
+        }
+        long itemDeadline = deadlineNanos == DeadlineCache.NO_DEADLINE
+                ? e.deadlineNanos()
+                : nextDeadline(e.deadlineNanos(), deadlineNanos);
+        queues[e.slot()][e.deadlineClass()].unlink(e);
+        e.accessed(itemDeadline, classes.classOf(itemDeadline), nowNanos);
+        queues[e.slot()][e.deadlineClass()].addTail(e);
+        hits[requesterSlot]++;
+        return e;
     }
 
     private long nextDeadline(long stored, long requested) {

@@ -100,6 +100,18 @@ public final class DeadlineCache {
     }
 
     /**
+     * Like {@link #get} (the same lookup, counters and class update), but a hit is handed to {@code reader} while the
+     * partition is locked instead of being copied into a {@link CachedItem}: the hot path's hit costs no snapshot.
+     *
+     * @return what {@code reader} made of the hit, or null on a miss (absent or expired)
+     */
+    public <R> R read(byte[] key, long deadlineNanos, String tenant, HitReader<R> reader) {
+        checkDeadline(deadlineNanos);
+        ByteKey k = new ByteKey(key);
+        return partitionOf(k).read(k, deadlineNanos, slots.slotOf(tenant), nanoClock.getAsLong(), reader);
+    }
+
+    /**
      * Stores an item (memcached {@code set}: replaces any older copy), charged to {@code tenant}.
      *
      * @param key key bytes (not copied; must not be modified afterwards)

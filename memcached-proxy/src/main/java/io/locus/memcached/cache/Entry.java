@@ -45,6 +45,14 @@ final class Entry {
         return key;
     }
 
+    byte[] value() {
+        return value;
+    }
+
+    int clientFlags() {
+        return clientFlags;
+    }
+
     long sizeBytes() {
         return sizeBytes;
     }

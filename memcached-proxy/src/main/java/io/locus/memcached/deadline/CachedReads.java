@@ -5,6 +5,7 @@ import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.cache.ByteKey;
 import io.locus.memcached.cache.CachedItem;
 import io.locus.memcached.cache.DeadlineCache;
+import io.locus.memcached.cache.HitReader;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.ReplyWriter;
@@ -37,6 +38,8 @@ final class CachedReads {
     private final ProxyStats stats;
     private final DeadlineRouter router;
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+    /** Writes a single get's hit as its reply; one per I/O thread, so a hit allocates nothing but the reply. */
+    private final ValueReply valueReply = new ValueReply();
 
     CachedReads(LocalCache cache, DeadlineServices services, DeadlineRouter router) {
         this.cache = cache;
@@ -182,22 +185,33 @@ final class CachedReads {
         });
     }
 
-    /** A classic get: hits from the cache, one fill per distinct missing key, items in request order. */
-    void classicGet(ProxyRequest pr, MeteredSink sink) {
+    /**
+     * A classic get: hits from the cache, one fill per distinct missing key, items in request order. The client's sink
+     * is metered ({@link MeteredSink}) when the reply is complete; a hit of a single get records its tenant's figures
+     * at once, without the wrapper.
+     */
+    void classicGet(ProxyRequest pr, ReplySink clientSink, TenantMetrics.Counters counters) {
         MemcachedRequest req = pr.request();
         int n = req.keyCount();
         stats.add(ProxyStats.Counter.CMD_GET, n);
         long deadline = cacheDeadline(pr);
-        CachedItem first = cache.get(req.keyBytes(), deadline, pr.resolution().tenant());
-        if (n == 1 && first != null) {
-            // A hit of a single get: its reply written from the cached item and the key's bytes in the client's line.
-            sink.counters().hits().increment();
-            stats.add(ProxyStats.Counter.GET_HITS, 1);
-            ByteBuf reply = ReplyWriter.value(alloc, req.keySlice(0), first.clientFlags(), first.value());
-            req.release();
-            sink.complete(reply);
-            return;
+        CachedItem first = null;
+        if (n == 1) {
+            // A hit of a single get: its reply written from the cached value and the key's bytes.
+            ByteBuf reply =
+                    cache.read(req.keyBytes(), deadline, pr.resolution().tenant(), valueReply.forKey(req.keyBytes()));
+            if (reply != null) {
+                counters.hits().increment();
+                stats.add(ProxyStats.Counter.GET_HITS, 1);
+                req.release();
+                MeteredSink.record(counters, pr, MeteredSink.hardDeadlineNanos(pr), false);
+                clientSink.complete(reply);
+                return;
+            }
+        } else {
+            first = cache.get(req.keyBytes(), deadline, pr.resolution().tenant());
         }
+        MeteredSink sink = new MeteredSink(clientSink, counters, pr, MeteredSink.hardDeadlineNanos(pr));
         // A miss or a multi-get: the keys' bytes outlive the request, which is released before the fills return.
         byte[][] keys = new byte[n][];
         for (int i = 0; i < n; i++) {
@@ -224,6 +238,24 @@ final class CachedReads {
         }
         for (Map.Entry<ByteKey, List<Integer>> e : toFill) {
             fill(e.getKey().bytes(), pr, sink.counters(), r -> g.arrived(e.getValue(), r));
+        }
+    }
+
+    /**
+     * A {@code VALUE} reply of one key, written from the key's bytes (the array the request read once from the client's
+     * line) and the cached value.
+     */
+    private final class ValueReply implements HitReader<ByteBuf> {
+        private byte[] key;
+
+        ValueReply forKey(byte[] key) {
+            this.key = key;
+            return this;
+        }
+
+        @Override
+        public ByteBuf read(byte[] value, int clientFlags) {
+            return ReplyWriter.value(alloc, key, clientFlags, value);
         }
     }
 }

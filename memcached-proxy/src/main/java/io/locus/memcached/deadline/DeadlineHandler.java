@@ -49,6 +49,10 @@ public final class DeadlineHandler implements RequestHandler {
     private final DeadlineRouter router;
     /** Cache hits and fills. */
     private final CachedReads reads;
+    /** The tenant of the last request and its counters: a connection's requests mostly share one tenant. */
+    private String lastTenant;
+
+    private TenantMetrics.Counters lastCounters;
 
     /** The handler factory: one {@link DeadlineHandler} per I/O thread around its pass-through path. */
     public static RequestHandler.Factory factory(DeadlineServices services) {
@@ -96,15 +100,15 @@ public final class DeadlineHandler implements RequestHandler {
 
     private void process(ProxyRequest pr, ReplySink clientSink) {
         MemcachedRequest req = pr.request();
-        TenantMetrics.Counters counters = services.metrics().of(pr.resolution().tenant());
-        MeteredSink sink = new MeteredSink(clientSink, counters, pr, MeteredSink.hardDeadlineNanos(pr));
+        TenantMetrics.Counters counters = countersOf(pr.resolution().tenant());
         Command cmd = req.command();
+        if (cmd == Command.GET && cache != null) {
+            reads.classicGet(pr, clientSink, counters);
+            return;
+        }
+        MeteredSink sink = new MeteredSink(clientSink, counters, pr, MeteredSink.hardDeadlineNanos(pr));
         switch (cmd.family()) {
             case RETRIEVAL -> {
-                if (cmd == Command.GET && cache != null) {
-                    reads.classicGet(pr, sink);
-                    return;
-                }
                 List<byte[]> keys = new ArrayList<>();
                 if (cmd == Command.GAT || cmd == Command.GATS) {
                     for (int i = 0; i < req.keyCount(); i++) {
@@ -158,6 +162,15 @@ public final class DeadlineHandler implements RequestHandler {
             }
             default -> backends.handle(pr, sink);
         }
+    }
+
+    /** The tenant's counters; tenant names are the resolver's own strings, so the same tenant is the same object. */
+    private TenantMetrics.Counters countersOf(String tenant) {
+        if (tenant != lastTenant || lastCounters == null) {
+            lastCounters = services.metrics().of(tenant);
+            lastTenant = tenant;
+        }
+        return lastCounters;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.locus.memcached.deadline;
 
 import io.locus.memcached.cache.CachedItem;
 import io.locus.memcached.cache.DeadlineCache;
+import io.locus.memcached.cache.HitReader;
 
 /**
  * The proxy's use of the {@link DeadlineCache}: keys as the client's bytes, TTLs capped by
@@ -50,6 +51,11 @@ final class LocalCache {
     /** The item, or null; charged to {@code tenant}. */
     CachedItem get(byte[] key, long deadlineNanos, String tenant) {
         return dlc.get(key, deadlineNanos, tenant);
+    }
+
+    /** What {@code reader} made of a hit, or null; charged to {@code tenant} ({@link DeadlineCache#read}). */
+    <R> R read(byte[] key, long deadlineNanos, String tenant, HitReader<R> reader) {
+        return dlc.read(key, deadlineNanos, tenant, reader);
     }
 
     /** What a fill must present to {@link #fill}: the key's stripe version and the flush epoch, before sending. */

@@ -35,6 +35,19 @@ final class MeteredSink implements ReplySink {
     }
 
     private void record() {
+        record(counters, arrivalNanos, hardDeadlineNanos, rejected);
+    }
+
+    /**
+     * Records a request whose reply is complete now, for a reply the deadline path writes at once (a cache hit) and so
+     * needs no metered sink.
+     */
+    static void record(TenantMetrics.Counters counters, ProxyRequest pr, long hardDeadlineNanos, boolean rejected) {
+        record(counters, pr.arrivalNanos(), hardDeadlineNanos, rejected);
+    }
+
+    private static void record(
+            TenantMetrics.Counters counters, long arrivalNanos, long hardDeadlineNanos, boolean rejected) {
         long elapsed = System.nanoTime() - arrivalNanos;
         counters.requests().increment();
         counters.latency().record(elapsed / 1000);

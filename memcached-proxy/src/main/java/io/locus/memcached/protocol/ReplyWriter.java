@@ -49,15 +49,13 @@ public final class ReplyWriter {
      * A classic retrieval's reply for one key that has a value: {@code VALUE <key> <flags> <bytes>\r\n<data>\r\nEND\r\n},
      * the same bytes as {@link #values} writes for it.
      *
-     * @param key the key's bytes as the client sent them; not released
+     * @param key the key's bytes as the client sent them
      * @param flags the client flags, printed unsigned
      * @return a new buffer owned by the caller
      */
-    public static ByteBuf value(ByteBufAllocator alloc, ByteBuf key, int flags, byte[] value) {
-        ByteBuf out = alloc.buffer(VALUE.length + key.readableBytes() + value.length + 40);
-        out.writeBytes(VALUE)
-                .writeBytes(key, key.readerIndex(), key.readableBytes())
-                .writeByte(' ');
+    public static ByteBuf value(ByteBufAllocator alloc, byte[] key, int flags, byte[] value) {
+        ByteBuf out = alloc.buffer(VALUE.length + key.length + value.length + 40);
+        out.writeBytes(VALUE).writeBytes(key).writeByte(' ');
         writeItemTail(out, flags, value);
         return out.writeBytes(END);
     }

@@ -1,15 +1,15 @@
 package io.locus.memcached.schedule;
 
-import java.util.Arrays;
-
 /**
  * The service-time model of one backend (MicroFuge §4.2): an exponentially weighted mean and a quantile over the
  * last {@code sampleWindow} samples. A sample is the time from dispatch of a backend request to its complete
  * response, excluding the wait in the proxy's queue [MicroFuge §4.2].
  *
  * <p>Until {@code coldStartSamples} samples arrived, both estimates are the configured initial estimate.
- * The quantile is recomputed from a sorted copy every {@value #REFRESH_EVERY} samples (and when cold start
- * ends), so it lags by at most that many samples. Not thread-safe: confined to the backend's owner thread.
+ * The quantile is recomputed every {@value #REFRESH_EVERY} samples (and when cold start ends), so it lags by at most
+ * that many samples. It is the window's nearest-rank quantile, found by selection (quickselect) in a scratch copy
+ * kept for the purpose: linear in the window and without allocation, because the model learns on the I/O thread from
+ * every backend reply. Not thread-safe: confined to the backend's owner thread.
  */
 public final class LatencyModel {
     static final int REFRESH_EVERY = 64;
@@ -19,6 +19,9 @@ public final class LatencyModel {
     private final int coldStartSamples;
     private final long initialNanos;
     private final long[] ring;
+    /** The window copied for selection, which reorders it. */
+    private final long[] scratch;
+
     private long count;
     private double meanNanos;
     private long quantileNanos;
@@ -30,6 +33,7 @@ public final class LatencyModel {
         this.coldStartSamples = config.coldStartSamples();
         this.initialNanos = config.initialServiceEstimate().toNanos();
         this.ring = new long[config.sampleWindow()];
+        this.scratch = new long[ring.length];
         this.meanNanos = initialNanos;
         this.quantileNanos = initialNanos;
     }
@@ -55,10 +59,52 @@ public final class LatencyModel {
 
     private void refreshQuantile() {
         int n = (int) Math.min(count, ring.length);
-        long[] sorted = Arrays.copyOf(ring, n);
-        Arrays.sort(sorted);
+        System.arraycopy(ring, 0, scratch, 0, n);
         int rank = (int) Math.ceil(quantile * n) - 1; // nearest-rank definition
-        quantileNanos = sorted[Math.max(0, Math.min(n - 1, rank))];
+        quantileNanos = select(scratch, n, Math.max(0, Math.min(n - 1, rank)));
+    }
+
+    /**
+     * The {@code k}-th smallest (0-based) of {@code a[0..n)}, which it reorders: Hoare's selection with the median of
+     * three as pivot, expected linear time.
+     */
+    static long select(long[] a, int n, int k) {
+        int lo = 0;
+        int hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            long pivot = median(a[lo], a[mid], a[hi]);
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (a[i] < pivot) {
+                    i++;
+                }
+                while (a[j] > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    long t = a[i];
+                    a[i] = a[j];
+                    a[j] = t;
+                    i++;
+                    j--;
+                }
+            }
+            // a[lo..j] <= pivot <= a[i..hi], and everything strictly between j and i equals the pivot
+            if (k <= j) {
+                hi = j;
+            } else if (k >= i) {
+                lo = i;
+            } else {
+                return a[k];
+            }
+        }
+        return a[k];
+    }
+
+    private static long median(long x, long y, long z) {
+        return Math.max(Math.min(x, y), Math.min(Math.max(x, y), z));
     }
 
     /** Samples observed so far. */

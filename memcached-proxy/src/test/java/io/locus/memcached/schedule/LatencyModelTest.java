@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +63,59 @@ class LatencyModelTest {
             m.observe(1 * MS);
         }
         assertEquals(1 * MS, m.quantileNanos());
+    }
+
+    /**
+     * Selection finds what sorting would: every rank of seeded windows of every size up to 70, with values drawn from
+     * a small range (many ties), a wide one, and sorted and reversed runs.
+     */
+    @Test
+    void select_agreesWithSortedOrder() {
+        long seed = 11L;
+        System.out.println("select_agreesWithSortedOrder seed=" + seed);
+        Random rnd = new Random(seed);
+        for (int n = 1; n <= 70; n++) {
+            for (int shape = 0; shape < 4; shape++) {
+                long[] a = new long[n];
+                for (int i = 0; i < n; i++) {
+                    a[i] = switch (shape) {
+                        case 0 -> rnd.nextInt(4);
+                        case 1 -> rnd.nextLong() >>> 1;
+                        case 2 -> i;
+                        default -> n - i;
+                    };
+                }
+                long[] sorted = a.clone();
+                Arrays.sort(sorted);
+                for (int k = 0; k < n; k++) {
+                    assertEquals(
+                            sorted[k], LatencyModel.select(a.clone(), n, k), "n " + n + " shape " + shape + " k " + k);
+                }
+            }
+        }
+    }
+
+    /** The model's quantile is the nearest-rank quantile of its last window, at every refresh. */
+    @Test
+    void quantile_isNearestRankOfWindow() {
+        long seed = 13L;
+        System.out.println("quantile_isNearestRankOfWindow seed=" + seed);
+        Random rnd = new Random(seed);
+        SchedulerConfig config = SchedulerConfig.defaults();
+        LatencyModel m = new LatencyModel(config);
+        int window = config.sampleWindow();
+        long[] all = new long[3 * window];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = (long) (rnd.nextDouble() * rnd.nextDouble() * 5 * MS);
+            m.observe(all[i]);
+            if ((i + 1) % LatencyModel.REFRESH_EVERY == 0 && i + 1 >= config.coldStartSamples()) {
+                int n = Math.min(i + 1, window);
+                long[] last = Arrays.copyOfRange(all, i + 1 - n, i + 1);
+                Arrays.sort(last);
+                int rank = (int) Math.ceil(config.quantile() * n) - 1;
+                assertEquals(last[Math.max(0, rank)], m.quantileNanos(), "after sample " + (i + 1));
+            }
+        }
     }
 
     @Test
