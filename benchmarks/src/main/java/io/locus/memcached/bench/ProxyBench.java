@@ -355,6 +355,13 @@ public final class ProxyBench implements Callable<Integer> {
                 try {
                     RowResult result =
                             runRow(row, tag, jar, hosts, keys, settings, generator, backendAddresses, localCapacity);
+                    if (!shims.isEmpty()) {
+                        StringBuilder late = new StringBuilder("shim lateness " + row + " (whole row):");
+                        for (SlowShim shim : shims) {
+                            late.append(' ').append(shim.takeLateness()).append(';');
+                        }
+                        cpuLines.add(late.toString());
+                    }
                     results.add(result);
                     if (result.ran()) {
                         progress.printf(
@@ -402,6 +409,7 @@ public final class ProxyBench implements Callable<Integer> {
                         line.startsWith("stats deadline ")
                                         || line.startsWith("generator ")
                                         || line.startsWith("clocks ")
+                                        || line.startsWith("shim lateness ")
                                 ? "# " + line
                                 : "# proxy CPU " + line);
             }
