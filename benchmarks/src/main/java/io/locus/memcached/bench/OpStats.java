@@ -20,6 +20,13 @@ public final class OpStats {
      */
     final Histogram fromSendMicros = new Histogram(MAX_MICROS, 3);
 
+    /**
+     * Latency by reply kind ({@link Kind}), allocated on first use: which requests make a row's tail (a refusal is
+     * answered without a backend, so a tail shared by refusals is a stall of the machine or of the proxy's I/O, not a
+     * queue).
+     */
+    private final Histogram[] byKind = new Histogram[Kind.values().length];
+
     long gets;
     long hits;
     long sets;
@@ -36,6 +43,9 @@ public final class OpStats {
     void recordGet(long latencyNanos, Reply outcome, DeadlineRange range, long deadlineNanos) {
         gets++;
         recordLatency(latencyNanos);
+        recordKind(
+                outcome == Reply.HIT ? Kind.HIT : outcome == Reply.REJECTED ? Kind.REFUSED : Kind.OTHER_GET,
+                latencyNanos);
         switch (outcome) {
             case HIT -> hits++;
             case REJECTED -> rejected++;
@@ -68,6 +78,7 @@ public final class OpStats {
     void recordSet(long latencyNanos, Reply outcome) {
         sets++;
         recordLatency(latencyNanos);
+        recordKind(Kind.SET, latencyNanos);
         if (outcome == Reply.REJECTED) {
             rejected++;
         } else if (outcome == Reply.ERROR) {
@@ -79,8 +90,37 @@ public final class OpStats {
         latencyMicros.recordValue(Math.max(1, Math.min(MAX_MICROS, latencyNanos / 1000)));
     }
 
+    private void recordKind(Kind kind, long latencyNanos) {
+        Histogram h = byKind[kind.ordinal()];
+        if (h == null) {
+            h = byKind[kind.ordinal()] = new Histogram(MAX_MICROS, 2);
+        }
+        h.recordValue(Math.max(1, Math.min(MAX_MICROS, latencyNanos / 1000)));
+    }
+
+    /** Requests of one reply kind recorded. */
+    public long count(Kind kind) {
+        Histogram h = byKind[kind.ordinal()];
+        return h == null ? 0 : h.getTotalCount();
+    }
+
+    /** The latency percentile of one reply kind in milliseconds (2 significant digits), NaN without samples. */
+    public double latencyMillis(Kind kind, double percentile) {
+        Histogram h = byKind[kind.ordinal()];
+        return h == null || h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
+    }
+
     /** Adds another thread's counts to this one. */
     void add(OpStats other) {
+        for (Kind k : Kind.values()) {
+            Histogram h = other.byKind[k.ordinal()];
+            if (h != null) {
+                if (byKind[k.ordinal()] == null) {
+                    byKind[k.ordinal()] = new Histogram(MAX_MICROS, 2);
+                }
+                byKind[k.ordinal()].add(h);
+            }
+        }
         latencyMicros.add(other.latencyMicros);
         fromSendMicros.add(other.fromSendMicros);
         gets += other.gets;
@@ -160,6 +200,29 @@ public final class OpStats {
         return fromSendMicros.getTotalCount() == 0
                 ? Double.NaN
                 : fromSendMicros.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** Requests grouped by what answered them, for the tail breakdown. */
+    public enum Kind {
+        /** Gets that returned the value (from the proxy's cache or a backend). */
+        HIT("hits"),
+        /** Gets the proxy refused up front. */
+        REFUSED("refusals"),
+        /** Other gets (misses, errors). */
+        OTHER_GET("other gets"),
+        /** Sets (the workload's and cache-aside fills after a miss). */
+        SET("sets");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        /** How the report names it. */
+        public String label() {
+            return label;
+        }
     }
 
     /** The classified reply of one request. */

@@ -355,6 +355,13 @@ public final class ProxyBench implements Callable<Integer> {
                 try {
                     RowResult result =
                             runRow(row, tag, jar, hosts, keys, settings, generator, backendAddresses, localCapacity);
+                    if (!shims.isEmpty()) {
+                        StringBuilder late = new StringBuilder("shim lateness " + row + " (whole row):");
+                        for (SlowShim shim : shims) {
+                            late.append(' ').append(shim.takeLateness()).append(';');
+                        }
+                        cpuLines.add(late.toString());
+                    }
                     results.add(result);
                     if (result.ran()) {
                         progress.printf(
@@ -390,6 +397,7 @@ public final class ProxyBench implements Callable<Integer> {
                     + "p99/dir = ratio to direct memcached, /twem = to twemproxy");
             DeadlineReport.lines(results, keys.tenants()).forEach(stdout::println);
             addedLatency(results).forEach(stdout::println);
+            tailByKind(results).forEach(stdout::println);
             stdout.println("# backend evictions: " + evictions + "; backend cmd_get (all rows):" + spread);
             for (SlowShim shim : shims) {
                 long[] c = shim.counters();
@@ -401,6 +409,7 @@ public final class ProxyBench implements Callable<Integer> {
                         line.startsWith("stats deadline ")
                                         || line.startsWith("generator ")
                                         || line.startsWith("clocks ")
+                                        || line.startsWith("shim lateness ")
                                 ? "# " + line
                                 : "# proxy CPU " + line);
             }
@@ -588,7 +597,8 @@ public final class ProxyBench implements Callable<Integer> {
         return String.format(
                 Locale.ROOT,
                 "clocks %s %s admitted met: client from the intended start %.1f%%, %sproxy "
-                        + "%.1f%% (%d met, %d missed by its clock over the window)",
+                        + "%.1f%% (%d met, %d missed by its clock over the window); all requests p99: client %.1f ms, "
+                        + "proxy %s ms (read to reply, whole run)",
                 row,
                 tenants.get(t).name(),
                 admitted == 0 ? Double.NaN : 100.0 * s.deadlinesMet() / admitted,
@@ -597,7 +607,11 @@ public final class ProxyBench implements Callable<Integer> {
                         : String.format(Locale.ROOT, "client from the send %.1f%%, ", 100 * fromSend),
                 met + missed == 0 ? Double.NaN : 100.0 * met / (met + missed),
                 met,
-                missed);
+                missed,
+                s.latencyMillis(99),
+                after.containsKey(p + "latency_p99_us")
+                        ? String.format(Locale.ROOT, "%.1f", Long.parseLong(after.get(p + "latency_p99_us")) / 1000.0)
+                        : "-");
     }
 
     /** Each row's p50 and p99 minus direct memcached's, microseconds (from the same histograms as the table). */
@@ -642,6 +656,29 @@ public final class ProxyBench implements Callable<Integer> {
             send.append(String.format(
                     Locale.ROOT, " (direct p50 %.3f ms, p99 %.3f ms)", d.fromSendMillis(50), d.fromSendMillis(99)));
             out.add(send.toString());
+        }
+        return out;
+    }
+
+    /**
+     * Per row, p99 and count of each reply kind (all tenants, from the intended start): which requests make the row's
+     * tail. Refusals need no backend, so when they share the tail it comes from stalls outside the queues.
+     */
+    static List<String> tailByKind(List<RowResult> rows) {
+        List<String> out = new ArrayList<>();
+        for (RowResult r : rows) {
+            if (!r.ran()) {
+                continue;
+            }
+            OpStats s = r.result().total();
+            StringBuilder line = new StringBuilder("# p99 by reply kind, " + r.label() + ":");
+            for (OpStats.Kind k : OpStats.Kind.values()) {
+                if (s.count(k) > 0) {
+                    line.append(String.format(
+                            Locale.ROOT, " %s %.1f ms (%d);", k.label(), s.latencyMillis(k, 99), s.count(k)));
+                }
+            }
+            out.add(line.toString());
         }
         return out;
     }

@@ -42,6 +42,12 @@ public final class SlowShim implements AutoCloseable {
     private long serverFreeNanos;
     private long replies;
     private long busyNanos;
+    /**
+     * How late replies left against the queue model's release time, µs, since {@link #takeLateness}: the shim's own
+     * lag (its threads not scheduled in time), which every client of this backend sees as service time.
+     */
+    private final org.HdrHistogram.Histogram lateMicros = new org.HdrHistogram.Histogram(60_000_000L, 3);
+
     private volatile boolean closed;
 
     private SlowShim(String name, InetSocketAddress backend, Emulation emulation, double meanServiceNanos, long seed)
@@ -101,6 +107,27 @@ public final class SlowShim implements AutoCloseable {
     /** Replies released so far, and the emulated busy time, as {@code {replies, busyNanos}}. */
     public synchronized long[] counters() {
         return new long[] {replies, busyNanos};
+    }
+
+    /**
+     * One line on the shim's lateness since the last call (then reset): replies released, p99 and max of how late
+     * they left against the queue model. Why: on a loaded machine the shim's threads may not keep the schedule, and a
+     * row whose replies left late measured this harness, not the path in front of it.
+     */
+    public synchronized String takeLateness() {
+        String line = String.format(
+                java.util.Locale.ROOT,
+                "%s %d replies, late p99 %.1f ms, max %.1f ms",
+                name,
+                lateMicros.getTotalCount(),
+                lateMicros.getValueAtPercentile(99) / 1000.0,
+                lateMicros.getMaxValue() / 1000.0);
+        lateMicros.reset();
+        return line;
+    }
+
+    synchronized void recordLate(long lateNanos) {
+        lateMicros.recordValue(Math.max(0, Math.min(60_000_000L, lateNanos / 1000)));
     }
 
     /** The release time of a reply complete at {@code arrivalNanos}: the queue model. */
@@ -191,6 +218,7 @@ public final class SlowShim implements AutoCloseable {
                 while ((wait = next.releaseNanos - System.nanoTime()) > 0) {
                     LockSupport.parkNanos(wait);
                 }
+                recordLate(System.nanoTime() - next.releaseNanos);
                 out.write(next.bytes);
                 if (ready.isEmpty()) {
                     out.flush();

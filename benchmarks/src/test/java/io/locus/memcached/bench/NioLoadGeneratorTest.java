@@ -30,6 +30,18 @@ import org.junit.jupiter.api.Test;
 class NioLoadGeneratorTest {
 
     @Test
+    void slowClusters_countsIntervalsAndTheWorstShare() {
+        assertEquals("no reply of the window over 20 ms", NioLoadGenerator.slowClusters(new long[80]));
+        long[] stall = new long[80];
+        stall[10] = 270;
+        stall[11] = 20;
+        stall[50] = 10;
+        assertEquals(
+                "300 replies of the window over 20 ms, started in 3 of its 80 intervals of 100 ms (90% in the worst)",
+                NioLoadGenerator.slowClusters(stall));
+    }
+
+    @Test
     void parsesWholeRepliesOnly() {
         byte[] hit = "VALUE k 0 3\r\nabc\r\nEND\r\n".getBytes(StandardCharsets.US_ASCII);
         for (int cut = 0; cut < hit.length; cut++) {

@@ -284,9 +284,10 @@ final class DeadlineRouter {
                 host, schedulers.get(backend), copy, -1, ReplySink.DISCARD, counters, true, (r, est) -> {});
         Decision<ScheduledRequest> d = schedulers.get(backend).offer(be, p);
         if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
-            p.markQueued();
+            // Its reply is dropped, so no later request of the client's connection has to follow it; counted as the
+            // connection's queued request, it would lift the connection's next read to the deadline of its last write.
+            p.markQueuedOutsideOrder();
             counters.queued().incrementAndGet();
-            order.queued(copy.connectionId());
         }
     }
 }

@@ -34,6 +34,8 @@ final class ScheduledRequest {
     private final boolean internal;
     private final Refusal refusal;
     private boolean queued;
+    /** Whether the ticket counts as its client connection's queued request ({@link ConnectionOrder}). */
+    private boolean ordered;
 
     ScheduledRequest(
             Host host,
@@ -57,13 +59,25 @@ final class ScheduledRequest {
     /** The ticket waits in its scheduler's queue; its dispatch or expiry takes it off the connection's count. */
     void markQueued() {
         queued = true;
+        ordered = true;
+    }
+
+    /**
+     * The ticket waits in its scheduler's queue but holds no place in its client connection's order: a background
+     * request whose reply nobody reads (a re-issue), so the connection's later requests need not follow it.
+     */
+    void markQueuedOutsideOrder() {
+        queued = true;
+        ordered = false;
     }
 
     private void dequeued() {
         if (queued) {
             queued = false;
             counters.queued().decrementAndGet();
-            host.order().dequeued(pr.connectionId());
+            if (ordered) {
+                host.order().dequeued(pr.connectionId());
+            }
         }
     }
 
