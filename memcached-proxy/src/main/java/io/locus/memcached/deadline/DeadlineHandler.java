@@ -29,7 +29,7 @@ import java.util.List;
  * <p>Scheduling: every keyed request goes through the scheduler of its backend (writes and best-effort reads
  * best-effort, never refused); a hard-deadline read the scheduler cannot finish in time is refused up front with the
  * reply of DESIGN.md, "Tenants and deadlines" ({@code classic.reject_mode}, {@code meta.reject_mode}); a queued hard
- * request whose deadline passes is dropped. The latency model learns from each dispatch-to-reply time. Multi-gets
+ * request whose deadline passes is dropped. The latency model learns from each backend reply. Multi-gets
  * spanning several backends without the cache, {@code flush_all} and base64 ({@code b}) meta keys bypass the
  * schedulers.
  *

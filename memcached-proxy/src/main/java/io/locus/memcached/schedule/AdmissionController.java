@@ -7,10 +7,12 @@ import java.util.List;
  * finish, and tunes a safety factor {@code kappa} so that the fraction of admitted hard tickets that miss
  * stays near {@code target_miss}.
  *
- * <p>Prediction: {@code F(p) = now + kappa * kappaLevel * (waitSlots * sMean / W + sQ)} with
- * {@code waitSlots = max(0, inflight + p - W + 1)} (completions the ticket waits for), {@code sMean / W} the
- * time per completion when the backend is saturated (Little's law) and {@code sQ} the service-time quantile
- * for the ticket's own service. Feedback: once per epoch, if the miss fraction {@code m} of completed hard
+ * <p>Prediction: {@code F(p) = now + kappa * kappaLevel * ((inflight + p) * sMean + sQ)}: the backend serves this
+ * proxy's requests one after another, so the ticket waits for the {@code inflight + p} requests ahead of it, each
+ * taking the mean service time {@code sMean}, and then for its own service, estimated by the quantile {@code sQ}.
+ * A service time is the time the backend spent on one request alone: from the later of its dispatch and the previous
+ * reply to its own reply ({@link #observeReply}), so it leaves out the wait behind requests in flight, which the
+ * prediction counts itself. An idle backend thus admits a read whose deadline allows one service quantile. Feedback: once per epoch, if the miss fraction {@code m} of completed hard
  * tickets exceeds the target, {@code kappa *= 1.10} (at most kappaMax); if {@code m < target / 2},
  * {@code kappa /= 1.05} (at least kappaMin). Misses raise kappa early: once a tenth of an epoch has passed with at
  * least three misses above the target fraction, kappa goes up at once and a new epoch starts.
@@ -23,7 +25,9 @@ public final class AdmissionController {
      * estimates ... including the queuing delay" and rejects requests that would miss or make others miss;
      * [MicroFuge §1.4] calls the number of requests that must meet their deadline "a tunable parameter". Everything
      * concrete here is decision 9 of DESIGN.md: EWMA mean for the queue, quantile for the own
-     * service, a multiplicative kappa controller on the observed miss fraction. Tickets already predicted to
+     * service, a multiplicative kappa controller on the observed miss fraction. The service time leaves out the wait
+     * behind requests in flight: a dispatch-to-reply time includes it, so its quantile would make an idle backend
+     * look as slow as a busy one and refuse reads it would serve in time. Tickets already predicted to
      * miss are ignored by the "others" check, so one hopeless ticket cannot block all admissions.
      */
     private static final double KAPPA_UP = 1.10;
@@ -44,6 +48,7 @@ public final class AdmissionController {
     private final long guardNanos;
     private final long epochNanos;
     private double kappa = 1.0;
+    private long lastReplyNanos = Long.MIN_VALUE;
     private long epochStartNanos;
     private boolean epochStarted;
     private long epochMet;
@@ -83,17 +88,16 @@ public final class AdmissionController {
      * @param kappaLevel the tenant's service-level inflation (1 for none)
      */
     public long predictFinishNanos(long nowNanos, int inflight, int position, double kappaLevel) {
-        double waitSlots = Math.max(0, inflight + position - config.window() + 1);
-        double slotNanos = model.meanNanos() / config.window();
-        return nowNanos + (long) (kappa * kappaLevel * (waitSlots * slotNanos + model.quantileNanos()));
+        double aheadNanos = (double) (inflight + position) * model.meanNanos();
+        return nowNanos + (long) (kappa * kappaLevel * (aheadNanos + model.quantileNanos()));
     }
 
     /**
      * True if inserting a ticket at {@code position} keeps every queued hard ticket behind it that is now
-     * predicted to meet its deadline still predicted to meet it (each is pushed back one service slot).
+     * predicted to meet its deadline still predicted to meet it (each is pushed back one mean service time).
      */
     public <T> boolean othersStillMeet(List<Ticket<T>> queue, int position, long nowNanos, int inflight) {
-        double shift = kappa * model.meanNanos() / config.window();
+        double shift = kappa * model.meanNanos();
         for (int j = position; j < queue.size(); j++) {
             Ticket<T> t = queue.get(j);
             if (!t.hard()) {
@@ -107,9 +111,23 @@ public final class AdmissionController {
         return true;
     }
 
-    /** Feeds one completed backend request into the model. */
-    public void observeService(long serviceNanos) {
-        model.observe(serviceNanos);
+    /**
+     * Feeds one backend reply into the model: its service time is {@code replyAt - max(dispatchedAt, previous
+     * replyAt)}. Replies on one backend connection come in request order, so a request sent while others were in
+     * flight started its service when the previous reply left.
+     *
+     * @param dispatchedAtNanos when the request was written to the backend
+     * @param replyAtNanos when its complete reply arrived (not before any earlier call's)
+     * @throws IllegalArgumentException if {@code replyAtNanos < dispatchedAtNanos}
+     */
+    public void observeReply(long dispatchedAtNanos, long replyAtNanos) {
+        if (replyAtNanos < dispatchedAtNanos) {
+            throw new IllegalArgumentException("reply at " + replyAtNanos + " ns before dispatch at "
+                    + dispatchedAtNanos + " ns (expected: reply >= dispatch)");
+        }
+        long start = Math.max(dispatchedAtNanos, Math.min(lastReplyNanos, replyAtNanos));
+        lastReplyNanos = Math.max(lastReplyNanos, replyAtNanos);
+        model.observe(replyAtNanos - start);
     }
 
     /**

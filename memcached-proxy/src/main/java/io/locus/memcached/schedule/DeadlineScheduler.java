@@ -167,7 +167,7 @@ public final class DeadlineScheduler<T> {
         long now = nanoClock.getAsLong();
         ticket.markCompleted(now);
         inflight--;
-        admission.observeService(now - ticket.dispatchedAtNanos());
+        admission.observeReply(ticket.dispatchedAtNanos(), now);
         if (ticket.hard()) {
             admission.recordOutcome(now <= ticket.deadlineAtNanos(), now);
         } else {

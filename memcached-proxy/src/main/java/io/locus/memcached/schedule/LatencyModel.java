@@ -2,8 +2,8 @@ package io.locus.memcached.schedule;
 
 /**
  * The service-time model of one backend (MicroFuge §4.2): an exponentially weighted mean and a quantile over the
- * last {@code sampleWindow} samples. A sample is the time from dispatch of a backend request to its complete
- * response, excluding the wait in the proxy's queue [MicroFuge §4.2].
+ * last {@code sampleWindow} samples. A sample is the time the backend spent on one request, excluding the wait in
+ * the proxy's queue [MicroFuge §4.2] and behind the requests in flight ({@link AdmissionController#observeReply}).
  *
  * <p>Until {@code coldStartSamples} samples arrived, both estimates are the configured initial estimate.
  * The quantile is recomputed every {@value #REFRESH_EVERY} samples (and when cold start ends), so it lags by at most
@@ -41,7 +41,7 @@ public final class LatencyModel {
     /**
      * Adds one observed service time.
      *
-     * @param serviceNanos dispatch-to-response time in nanoseconds; negative values (clock misuse) are
+     * @param serviceNanos service time in nanoseconds; negative values (clock misuse) are
      *     rejected
      * @throws IllegalArgumentException if {@code serviceNanos < 0}
      */

@@ -1,6 +1,7 @@
 package io.locus.memcached.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -9,17 +10,57 @@ class AdmissionControllerTest {
     private static final long MS = 1_000_000;
     private static final long SECOND = 1_000 * MS;
 
-    /** MicroFuge §4.2: F(p) = now + kappa * kappaLevel * (max(0, inflight + p - W + 1) * sMean / W + sQ). */
+    /** F(p) = now + kappa * kappaLevel * ((inflight + p) * sMean + sQ): the backend serves one request at a time. */
     @Test
-    void predictFinish_followsSpecFormula() {
+    void predictFinish_followsFormula() {
         AdmissionController a =
-                new AdmissionController(SchedulerConfig.defaults().withInitialServiceEstimate(Duration.ofMillis(8)));
-        // W = 8, sMean = sQ = 8 ms: one completion every 1 ms.
-        assertEquals(100 + 8 * MS, a.predictFinishNanos(100, 0, 0, 1.0), "idle: own service only");
-        assertEquals(8 * MS, a.predictFinishNanos(0, 7, 0, 1.0), "7 in flight: a window slot is free");
-        assertEquals(9 * MS, a.predictFinishNanos(0, 8, 0, 1.0), "full window: wait one completion");
-        assertEquals(12 * MS, a.predictFinishNanos(0, 8, 3, 1.0), "3 queued ahead");
+                new AdmissionController(SchedulerConfig.defaults().withInitialServiceEstimate(Duration.ofMillis(1)));
+        // sMean = sQ = 1 ms during cold start.
+        assertEquals(100 + 1 * MS, a.predictFinishNanos(100, 0, 0, 1.0), "idle: own service only");
+        assertEquals(8 * MS, a.predictFinishNanos(0, 7, 0, 1.0), "7 in flight ahead");
+        assertEquals(12 * MS, a.predictFinishNanos(0, 8, 3, 1.0), "8 in flight and 3 queued ahead");
         assertEquals(18 * MS, a.predictFinishNanos(0, 8, 3, 1.5), "bronze inflation");
+    }
+
+    /**
+     * A service sample runs from the later of the request's dispatch and the previous reply to its own reply, so
+     * requests sent together while the backend was busy are not charged each other's service.
+     */
+    @Test
+    void observeReply_leavesOutTheWaitBehindRequestsInFlight() {
+        SchedulerConfig d = SchedulerConfig.defaults();
+        // alpha 1: the mean is the last sample, so each sample can be read back exactly.
+        AdmissionController a = new AdmissionController(new SchedulerConfig(
+                d.window(),
+                d.maxDemotions(),
+                d.maxQueue(),
+                d.guard(),
+                d.targetMiss(),
+                d.quantile(),
+                d.kappaMin(),
+                d.kappaMax(),
+                1.0,
+                d.sampleWindow(),
+                1,
+                d.initialServiceEstimate(),
+                d.bestEffortNominalDeadline(),
+                d.dropExpired(),
+                d.epoch()));
+        a.observeReply(0, 2 * MS);
+        assertEquals(2 * MS, a.model().meanNanos(), 0.0, "idle backend: dispatch to reply");
+        a.observeReply(1 * MS, 3 * MS);
+        assertEquals(1 * MS, a.model().meanNanos(), 0.0, "sent while the first was in flight: from its reply at 2 ms");
+        a.observeReply(1 * MS, 4 * MS);
+        assertEquals(1 * MS, a.model().meanNanos(), 0.0, "from the previous reply at 3 ms");
+        a.observeReply(10 * MS, 13 * MS);
+        assertEquals(3 * MS, a.model().meanNanos(), 0.0, "backend idle again: from dispatch at 10 ms");
+    }
+
+    @Test
+    void observeReply_rejectsReplyBeforeDispatch() {
+        AdmissionController a = new AdmissionController(SchedulerConfig.defaults());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> a.observeReply(5, 4));
+        assertEquals("reply at 4 ns before dispatch at 5 ns (expected: reply >= dispatch)", e.getMessage());
     }
 
     /** Misses above target raise kappa by 10 % per epoch up to 4; misses below target/2 lower it by 5 %. */

@@ -65,6 +65,43 @@ class DeadlineSchedulerTest {
         assertEquals(List.of("blocker", "d10", "d20", "d30a", "d30b", "d40", "d50"), dispatchedPayloads());
     }
 
+    /**
+     * The backend serves one request per 500 µs, eight sent at a time: the last of each batch replies 4 ms after its
+     * dispatch, but admission learns 500 µs per request, so an idle backend admits a 2 ms read and a backend with
+     * eight in flight and eight queued ahead (predicted 16 x 500 µs + 500 µs) refuses it.
+     */
+    @Test
+    void admission_admitsOnIdleBackend_refusesBehindLongQueue() {
+        DeadlineScheduler<String> s = scheduler(SchedulerConfig.defaults());
+        for (int batch = 0; batch < 5; batch++) {
+            int first = dispatched.size();
+            for (int i = 0; i < 8; i++) {
+                s.offer(TicketRequest.bestEffortRead("t", clock.nowNanos, TicketRequest.NO_DEADLINE), "b" + batch);
+            }
+            for (int i = 0; i < 8; i++) {
+                clock.nowNanos += 500 * US;
+                s.complete(dispatched.get(first + i));
+            }
+        }
+        assertEquals(500 * US, s.admission().model().quantileNanos(), "40 samples of 500 µs each");
+
+        Decision<String> idle = s.offer(TicketRequest.hardRead("t", clock.nowNanos, 2 * MS), "idle");
+        assertTrue(idle.admitted(), "idle backend: " + idle);
+        assertEquals(clock.nowNanos + 500 * US, idle.predictedFinishNanos());
+        clock.nowNanos += 500 * US;
+        s.complete(idle.ticket());
+
+        for (int i = 0; i < 16; i++) { // best-effort reads due in 1 ms stay ahead of a 2 ms read in EDF order
+            s.offer(TicketRequest.bestEffortRead("t", clock.nowNanos, 1 * MS), "busy");
+        }
+        assertEquals(8, s.inflight());
+        assertEquals(8, s.queueLength());
+        Decision<String> busy = s.offer(TicketRequest.hardRead("t", clock.nowNanos, 2 * MS), "busy");
+        assertFalse(busy.admitted(), "16 ahead: " + busy);
+        assertEquals(RejectReason.DEADLINE_INFEASIBLE, busy.reason());
+        assertEquals(clock.nowNanos + 17 * 500 * US, busy.predictedFinishNanos());
+    }
+
     @Test
     void window_limitsTicketsInFlight() {
         DeadlineScheduler<String> s = scheduler(SchedulerConfig.defaults().withWindow(3));
