@@ -2,6 +2,7 @@ package io.locus.memcached.schedule;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -196,6 +197,7 @@ public final class DeadlineScheduler<T> {
         }
         pumping = true;
         try {
+            dropExpired(now);
             while (inflight < config.window() && !queue.isEmpty()) {
                 Ticket<T> t = queue.remove(0);
                 if (config.dropExpired() && t.hard() && now > t.deadlineAtNanos()) {
@@ -210,6 +212,34 @@ public final class DeadlineScheduler<T> {
             }
         } finally {
             pumping = false;
+        }
+    }
+
+    /**
+     * With {@code drop_expired}, removes every queued hard ticket whose deadline has passed, wherever it waits, so its
+     * client hears "deadline exceeded" now rather than when the ticket would reach the head of the queue. Removing
+     * tickets keeps the queue's order, so the EDF invariant of {@link #insertionIndex} holds. Listeners run after the
+     * sweep, because they may offer new tickets.
+     */
+    private void dropExpired(long now) {
+        if (!config.dropExpired()) {
+            return;
+        }
+        List<Ticket<T>> dropped = null;
+        for (Iterator<Ticket<T>> it = queue.iterator(); it.hasNext(); ) {
+            Ticket<T> t = it.next();
+            if (t.hard() && now > t.deadlineAtNanos()) {
+                it.remove();
+                t.markExpired();
+                admission.recordOutcome(false, now);
+                if (dropped == null) {
+                    dropped = new ArrayList<>();
+                }
+                dropped.add(t);
+            }
+        }
+        if (dropped != null) {
+            dropped.forEach(listener::expired);
         }
     }
 

@@ -270,6 +270,31 @@ class DeadlineSchedulerTest {
         assertEquals("deadline exceeded", RejectReason.DEADLINE_EXCEEDED.serverErrorText(0));
     }
 
+    /**
+     * A hard ticket whose deadline passed behind an earlier-due ticket is dropped at the next offer or completion, not
+     * when it reaches the head of the queue.
+     */
+    @Test
+    void dropExpired_hardTicketPastDeadlineBehindOthers_isDroppedAtTheNextEvent() {
+        DeadlineScheduler<String> s = scheduler(SchedulerConfig.defaults().withWindow(1));
+        s.offer(TicketRequest.bestEffortRead("t", 0, TicketRequest.NO_DEADLINE), "first");
+        s.offer(TicketRequest.bestEffortRead("t", 0, 1 * MS), "due-1ms");
+        Ticket<String> late =
+                s.offer(TicketRequest.hardRead("t", 0, 3 * MS), "late").ticket();
+        assertEquals(
+                List.of("due-1ms", "late"),
+                s.queued().stream().map(Ticket::payload).toList());
+        clock.nowNanos = 4 * MS;
+        s.offer(TicketRequest.bestEffortRead("t", clock.nowNanos, TicketRequest.NO_DEADLINE), "trigger");
+        assertEquals(List.of(late), expired, "dropped while \"first\" is still in flight");
+        assertEquals(Ticket.State.EXPIRED, late.state());
+        assertEquals(
+                List.of("due-1ms", "trigger"),
+                s.queued().stream().map(Ticket::payload).toList());
+        assertEquals(List.of("first"), dispatchedPayloads());
+        assertEquals(1, s.admission().totalMissed());
+    }
+
     @Test
     void paperMode_dispatchesExpiredTicketsAnyway() {
         DeadlineScheduler<String> s = scheduler(SchedulerConfig.paperMode());
