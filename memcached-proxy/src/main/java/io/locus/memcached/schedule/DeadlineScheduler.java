@@ -51,6 +51,12 @@ public final class DeadlineScheduler<T> {
     private long nextSequence;
     private int inflight;
     private boolean pumping;
+    /**
+     * No queued hard ticket's deadline is earlier: a lower bound, set on insertion and recomputed by each sweep. A
+     * dispatch or cancel may leave it too early, which costs one sweep that finds nothing; so a reply or an offer
+     * scans the queue only once some hard ticket may have expired.
+     */
+    private long earliestHardDeadline = Long.MAX_VALUE;
 
     /**
      * @param config scheduler and admission settings
@@ -149,6 +155,9 @@ public final class DeadlineScheduler<T> {
 
     private void insertAt(int position, Ticket<T> ticket) {
         queue.add(position, ticket);
+        if (ticket.hard()) {
+            earliestHardDeadline = Math.min(earliestHardDeadline, ticket.deadlineAtNanos());
+        }
         for (int j = position + 1; j < queue.size(); j++) {
             queue.get(j).demote(config.maxDemotions());
         }
@@ -222,13 +231,17 @@ public final class DeadlineScheduler<T> {
      * sweep, because they may offer new tickets.
      */
     private void dropExpired(long now) {
-        if (!config.dropExpired()) {
+        if (!config.dropExpired() || now <= earliestHardDeadline) {
             return;
         }
         List<Ticket<T>> dropped = null;
+        long earliest = Long.MAX_VALUE;
         for (Iterator<Ticket<T>> it = queue.iterator(); it.hasNext(); ) {
             Ticket<T> t = it.next();
-            if (t.hard() && now > t.deadlineAtNanos()) {
+            if (!t.hard()) {
+                continue;
+            }
+            if (now > t.deadlineAtNanos()) {
                 it.remove();
                 t.markExpired();
                 admission.recordOutcome(false, now);
@@ -236,8 +249,11 @@ public final class DeadlineScheduler<T> {
                     dropped = new ArrayList<>();
                 }
                 dropped.add(t);
+            } else {
+                earliest = Math.min(earliest, t.deadlineAtNanos());
             }
         }
+        earliestHardDeadline = earliest;
         if (dropped != null) {
             dropped.forEach(listener::expired);
         }
