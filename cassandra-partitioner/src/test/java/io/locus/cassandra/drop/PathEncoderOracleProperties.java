@@ -22,7 +22,8 @@ import org.quicktheories.generators.Generate;
  * or buffer holds it. Keys mix every case the scans treat apart: names of 1-40 bytes (each 8-byte alignment of a
  * name's end), multi-byte UTF-8, "//", "/./", "..", a trailing '/', 0-40 levels (the overflow field), keys below and
  * above {@code LONG_KEY}, and keys that are not paths; keys of more than 20 levels also with each of these beyond
- * level 20 and with ends at 64-byte chunk borders.
+ * level 20 and among levels 1-20, with component 21 starting in any of the first five 64-byte chunks, and with ends
+ * at chunk borders.
  */
 class PathEncoderOracleProperties {
     private static final long SEED = 0x70CE5EEDL;
@@ -132,6 +133,51 @@ class PathEncoderOracleProperties {
     void keysDeeperThan20Levels_encodeAsTheReferenceEncoder() {
         qt().forAll(deepKey()).checkAssert(k -> {
             assertArrayEquals(ReferenceEncoder.encode(k), PathEncoder.encode(k.getBytes(StandardCharsets.UTF_8)), k);
+        });
+    }
+
+    /**
+     * Paths of 21-40 levels whose levels 1-20 are mostly names of 3-12 bytes, so that component 21 starts anywhere in
+     * the second to fifth 64-byte chunk (past {@link #deepKey()}'s, whose levels 1-20 have 1-6 bytes); now and then one
+     * of levels 1-20 or beyond is "", ".", "..", ".a" or a name of 1-2 bytes, a level beyond 20 is longer than a chunk,
+     * and the key is cut or padded to end 0-3 bytes before or after a chunk border.
+     */
+    private static Gen<String> deepKeyOfLongLevels() {
+        Gen<String> level = Generate.frequency(
+                Pair.of(60, strings("abcdefghij", 3, 12)),
+                Pair.of(1, Generate.pick(List.of("", ".", "..", ".a", "a", "ab"))));
+        Gen<String> top = lists().of(level).ofSizeBetween(20, 20).map(l -> String.join("/", l));
+        Gen<String> deepSegment = Generate.frequency(
+                Pair.of(30, strings("abcdefghij", 3, 9)),
+                Pair.of(1, Generate.pick(List.of("", ".", "..", "b", "bc"))),
+                Pair.of(1, strings("pqrs", 60, 140)));
+        Gen<String> path = top.zip(
+                lists().of(deepSegment).ofSizeBetween(1, 20),
+                arbitrary().pick(List.of("", "", "", "/")),
+                (t, segs, tail) -> "/" + t + "/" + String.join("/", segs) + tail);
+        return path.zip(
+                arbitrary().pick(List.of(false, false, true)), integers().between(-3, 3), (p, cut, d) -> {
+                    if (!cut) {
+                        return p;
+                    }
+                    int n = (p.length() + 63) / 64 * 64 + d;
+                    StringBuilder b = new StringBuilder(p);
+                    while (b.length() < n) {
+                        b.append(b.length() % 7 == 0 ? "/" : "q");
+                    }
+                    return b.substring(0, n);
+                });
+    }
+
+    @Test
+    void deepKeysOfLongLevels_encodeAsTheReferenceEncoder_inTheirOwnArray_andFromADirectBuffer() {
+        qt().forAll(deepKeyOfLongLevels()).checkAssert(k -> {
+            byte[] b = k.getBytes(StandardCharsets.UTF_8);
+            byte[] expected = ReferenceEncoder.encode(k);
+            assertArrayEquals(expected, PathEncoder.encode(b), k);
+            ByteBuffer direct = ByteBuffer.allocateDirect(b.length);
+            direct.put(b).flip();
+            assertArrayEquals(expected, PathEncoder.encode(direct), k);
         });
     }
 

@@ -236,4 +236,29 @@ class PathEncoderTest {
             }
         }
     }
+
+    /**
+     * Deep keys whose component 20 ends at every offset from byte 80 to byte 261, in the second to fifth 64-byte chunk
+     * (the first name 3-70 bytes, the other 19 of 3, 6 or 9), with 0-3 levels beyond 20 and a basename of 1, 4, 12 or 70 bytes, so that
+     * component 21, the last '/' and the key's end fall on every side of a chunk border: each gives the reference
+     * encoder's token.
+     */
+    @Test
+    void deepKeys_withComponent21StartingAnywhere_equalReferenceImplementation() {
+        for (int first = 3; first <= 70; first++) {
+            for (int other : new int[] {3, 6, 9}) {
+                for (int beyond = 0; beyond <= 3; beyond++) {
+                    for (String basename : List.of("n", "name", "basename.txt", "b".repeat(70))) {
+                        StringBuilder b = new StringBuilder("/").append("f".repeat(first));
+                        for (int level = 2; level <= 20 + beyond; level++) {
+                            b.append('/')
+                                    .append(Character.toString('a' + level % 26).repeat(other));
+                        }
+                        String k = b.append('/').append(basename).toString();
+                        assertArrayEquals(ReferenceEncoder.encode(k), enc(k), k);
+                    }
+                }
+            }
+        }
+    }
 }
