@@ -139,6 +139,12 @@ public final class ProxyBench implements Callable<Integer> {
             description = "memcaslap run time per target and round (default 10, quick 5)")
     Integer memcaslapSeconds;
 
+    @Option(
+            names = "--level-detail",
+            description = "print, per second of a Locus row's measured window, each service level's inflation and its "
+                    + "refusals by cause (from the proxy's stats)")
+    boolean levelDetail;
+
     @Option(names = "--out", description = "output directory (default benchmarks/target/bench)")
     Path out;
 
@@ -407,6 +413,7 @@ public final class ProxyBench implements Callable<Integer> {
             for (String line : cpuLines) {
                 stdout.println(
                         line.startsWith("stats deadline ")
+                                        || line.startsWith("levels ")
                                         || line.startsWith("generator ")
                                         || line.startsWith("clocks ")
                                         || line.startsWith("shim lateness ")
@@ -543,12 +550,18 @@ public final class ProxyBench implements Callable<Integer> {
                             "bench-stats-snapshot");
                     snapshot.setDaemon(true);
                     snapshot.start();
+                    LevelDetail levels =
+                            levelDetail ? LevelDetail.start(row, proxy::stats, settings.warmupNanos()) : null;
                     LoadGenerator.Result result = measured(
                             tag,
                             generator,
                             settings,
                             () -> generator.run(
                                     new LoadGenerator.Target(row, List.of(proxy.address())), keys, settings));
+                    if (levels != null) {
+                        levels.close();
+                        cpuLines.addAll(levels.lines());
+                    }
                     cpuLines.add(cpu.line(row));
                     Map<String, String> after = proxy.stats();
                     String clocks = clockLine(row, keys.tenants(), result, generator, atMeasure.get(), after);

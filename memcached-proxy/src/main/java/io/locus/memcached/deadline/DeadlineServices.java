@@ -183,6 +183,7 @@ public final class DeadlineServices {
         }
         m.put("locus_reissues", reissues.toString());
         m.put("locus_fills_coalesced", fillsCoalesced.toString());
+        m.putAll(levels.statsLines());
         metrics.appendStats(m);
         return m;
     }

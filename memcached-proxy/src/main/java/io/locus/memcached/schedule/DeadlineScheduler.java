@@ -50,6 +50,9 @@ public final class DeadlineScheduler<T> {
     private final long nominalDeadlineNanos;
     private long nextSequence;
     private int inflight;
+    /** Tickets in flight per service level (by ordinal), for {@link #outcome}. */
+    private final int[] inflightByLevel = new int[ServiceLevel.values().length];
+
     private boolean pumping;
     /**
      * No queued hard ticket's deadline is earlier: a lower bound, set on insertion and recomputed by each sweep. A
@@ -100,13 +103,18 @@ public final class DeadlineScheduler<T> {
             d = Decision.reject(RejectReason.TENANT_QUOTA, d.predictedFinishNanos());
         }
         if (request.hard()) {
-            levels.recordHardOffer(request.tenant(), !d.admitted(), now);
+            levels.recordHardOffer(request.tenant(), outcome(request, d, now), now);
         }
         if (!d.admitted()) {
             return d;
         }
-        Ticket<T> ticket =
-                new Ticket<>(request, payload, absoluteDeadline(request), nextSequence++, d.predictedFinishNanos());
+        Ticket<T> ticket = new Ticket<>(
+                request,
+                levels.levelOf(request.tenant()),
+                payload,
+                absoluteDeadline(request),
+                nextSequence++,
+                d.predictedFinishNanos());
         insertAt(insertionIndex(ticket.deadlineAtNanos()), ticket);
         pump(now);
         return Decision.admit(d.predictedFinishNanos(), ticket);
@@ -130,6 +138,43 @@ public final class DeadlineScheduler<T> {
             return Decision.reject(RejectReason.WOULD_BREAK_ADMITTED, finish);
         }
         return Decision.admit(finish, null);
+    }
+
+    /**
+     * The decision as the level controller counts it. A refusal for a late prediction is predicted again twice: on an
+     * idle backend (its own service only), and with only the work of its own and higher levels ahead (in flight, and
+     * queued before its EDF position).
+     */
+    private OfferOutcome outcome(TicketRequest request, Decision<T> d, long now) {
+        if (d.admitted()) {
+            return OfferOutcome.ADMITTED;
+        }
+        if (d.reason() == RejectReason.TENANT_QUOTA) {
+            return OfferOutcome.TENANT_QUOTA;
+        }
+        if (d.reason() != RejectReason.DEADLINE_INFEASIBLE) {
+            return OfferOutcome.OTHER;
+        }
+        ServiceLevel level = levels.levelOf(request.tenant());
+        double kappaLevel = levels.kappaLevel(level);
+        long deadlineAt = absoluteDeadline(request);
+        long latest = deadlineAt - admission.guardNanos();
+        if (admission.predictFinishNanos(now, 0, 0, kappaLevel) > latest) {
+            return OfferOutcome.IDLE_INFEASIBLE;
+        }
+        int ownAhead = 0;
+        for (int l = 0; l <= level.ordinal(); l++) {
+            ownAhead += inflightByLevel[l];
+        }
+        int position = insertionIndex(deadlineAt);
+        for (int j = 0; j < position; j++) {
+            if (queue.get(j).level().ordinal() <= level.ordinal()) {
+                ownAhead++;
+            }
+        }
+        return admission.predictFinishNanos(now, ownAhead, 0, kappaLevel) > latest
+                ? OfferOutcome.OWN_LOAD
+                : OfferOutcome.LOWER_LOAD;
     }
 
     private long absoluteDeadline(TicketRequest r) {
@@ -177,6 +222,7 @@ public final class DeadlineScheduler<T> {
         long now = nanoClock.getAsLong();
         ticket.markCompleted(now);
         inflight--;
+        inflightByLevel[ticket.level().ordinal()]--;
         admission.observeReply(ticket.dispatchedAtNanos(), now);
         if (ticket.hard()) {
             admission.recordOutcome(now <= ticket.deadlineAtNanos(), now);
@@ -216,6 +262,7 @@ public final class DeadlineScheduler<T> {
                     continue;
                 }
                 inflight++;
+                inflightByLevel[t.level().ordinal()]++;
                 t.markDispatched(now);
                 listener.dispatch(t);
             }

@@ -1,9 +1,12 @@
 package io.locus.memcached.schedule;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -41,7 +44,11 @@ public final class ServiceLevels {
     private final long urgentThresholdNanos;
     private final long epochNanos;
     private final EnumMap<ServiceLevel, Double> kappaLevel = new EnumMap<>(ServiceLevel.class);
+    /** Hard offers of the current epoch per level: [offers, rejected]. */
     private final EnumMap<ServiceLevel, long[]> epochCounts = new EnumMap<>(ServiceLevel.class);
+    /** Hard offers since start per level, indexed by {@link OfferOutcome} ordinal. */
+    private final EnumMap<ServiceLevel, long[]> totals = new EnumMap<>(ServiceLevel.class);
+
     private long epochStartNanos = Long.MIN_VALUE;
 
     /**
@@ -77,6 +84,7 @@ public final class ServiceLevels {
         for (ServiceLevel level : ServiceLevel.values()) {
             kappaLevel.put(level, level.initialKappaLevel());
             epochCounts.put(level, new long[2]);
+            totals.put(level, new long[OfferOutcome.values().length]);
         }
     }
 
@@ -128,14 +136,36 @@ public final class ServiceLevels {
                 .tryAcquire(nowNanos);
     }
 
-    /** Counts one hard offer of a tenant and whether it was rejected; rolls the epoch when due. */
-    public synchronized void recordHardOffer(String tenant, boolean rejected, long nowNanos) {
+    /** Counts one hard offer of a tenant and what became of it; rolls the epoch when due. */
+    public synchronized void recordHardOffer(String tenant, OfferOutcome outcome, long nowNanos) {
         rollEpoch(nowNanos);
-        long[] counts = epochCounts.get(levelOf(tenant));
+        ServiceLevel level = levelOf(tenant);
+        long[] counts = epochCounts.get(level);
         counts[0]++;
-        if (rejected) {
+        if (outcome.rejected()) {
             counts[1]++;
         }
+        totals.get(level)[outcome.ordinal()]++;
+    }
+
+    /**
+     * Per level, the current inflation and the hard offers since start by outcome, as {@code stats} lines:
+     * {@code locus_level:<level>:kappa_level}, {@code :offers}, then one line per refusal outcome.
+     */
+    public synchronized Map<String, String> statsLines() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (ServiceLevel level : ServiceLevel.values()) {
+            String p = "locus_level:" + level.name().toLowerCase(Locale.ROOT) + ":";
+            long[] t = totals.get(level);
+            m.put(p + "kappa_level", String.format(Locale.ROOT, "%.3f", kappaLevel.get(level)));
+            m.put(p + "offers", Long.toString(Arrays.stream(t).sum()));
+            for (OfferOutcome o : OfferOutcome.values()) {
+                if (o.rejected()) {
+                    m.put(p + o.statsName(), Long.toString(t[o.ordinal()]));
+                }
+            }
+        }
+        return m;
     }
 
     /** Runs the level controller if an epoch has passed. */

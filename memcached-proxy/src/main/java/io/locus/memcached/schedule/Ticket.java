@@ -17,6 +17,7 @@ public final class Ticket<T> {
     }
 
     private final TicketRequest request;
+    private final ServiceLevel level;
     private final T payload;
     private final long deadlineAtNanos;
     private final long sequence;
@@ -27,8 +28,15 @@ public final class Ticket<T> {
     private long dispatchedAtNanos = -1;
     private long completedAtNanos = -1;
 
-    Ticket(TicketRequest request, T payload, long deadlineAtNanos, long sequence, long predictedFinishNanos) {
+    Ticket(
+            TicketRequest request,
+            ServiceLevel level,
+            T payload,
+            long deadlineAtNanos,
+            long sequence,
+            long predictedFinishNanos) {
         this.request = request;
+        this.level = level;
         this.payload = payload;
         this.deadlineAtNanos = deadlineAtNanos;
         this.sequence = sequence;
@@ -38,6 +46,11 @@ public final class Ticket<T> {
     /** The request this ticket was issued for. */
     public TicketRequest request() {
         return request;
+    }
+
+    /** The service level of the request's tenant when the ticket was issued. */
+    public ServiceLevel level() {
+        return level;
     }
 
     /** The caller's payload. */

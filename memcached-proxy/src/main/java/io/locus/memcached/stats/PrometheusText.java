@@ -19,7 +19,7 @@ import java.util.Map;
  *
  * <p>Every numeric line {@code <name>} becomes the gauge {@code locus_memcached_<name>} (a leading {@code locus_}
  * dropped); per-tenant lines {@code locus_<kind>:<tenant>:<field>} become {@code locus_memcached_<kind>_<field>} with
- * a {@code tenant} label. Other lines with a colon (the balancer's per-backend lines) and non-numeric ones
+ * a {@code tenant} label ({@code level} for {@code locus_level:<level>:<field>}). Other lines with a colon (the balancer's per-backend lines) and non-numeric ones
  * ({@code version}) are left out.
  */
 public final class PrometheusText {
@@ -46,7 +46,7 @@ public final class PrometheusText {
             Labels labels = Labels.EMPTY;
             if (parts.length == 3 && parts[0].startsWith("locus_")) {
                 metric = PREFIX + parts[0].substring("locus_".length()) + "_" + parts[2];
-                labels = Labels.of("tenant", parts[1]);
+                labels = Labels.of(parts[0].equals("locus_level") ? "level" : "tenant", parts[1]);
             } else if (parts.length == 1) {
                 metric = PREFIX + (parts[0].startsWith("locus_") ? parts[0].substring("locus_".length()) : parts[0]);
             } else {

@@ -331,6 +331,47 @@ class DeadlineSchedulerTest {
         assertEquals(0, s.inflight());
     }
 
+    /**
+     * Refusals are counted by cause: cold-start estimates of 0.5 ms per request and 0.1 ms guard, so a 2 ms gold read
+     * behind 4 bronze reads in flight (2.5 ms) is late only because of bronze, a 0.5 ms one is late even alone, and a
+     * 2.5 ms one behind 4 more gold reads is late because of gold's own work.
+     */
+    @Test
+    void refusals_areCountedByWhatMadeThemLate() {
+        ServiceLevels levels = new ServiceLevels(
+                List.of(TenantServiceLevel.of("g", ServiceLevel.GOLD), TenantServiceLevel.of("b", ServiceLevel.BRONZE)),
+                ServiceLevel.GOLD,
+                ServiceLevels.DEFAULT_URGENT_THRESHOLD,
+                Duration.ofSeconds(1));
+        DeadlineScheduler<String> s = new DeadlineScheduler<>(SchedulerConfig.defaults(), levels, clock, recorder);
+        for (int i = 0; i < 4; i++) {
+            s.offer(TicketRequest.bestEffortRead("b", 0, TicketRequest.NO_DEADLINE), "b" + i);
+        }
+        assertEquals(
+                RejectReason.DEADLINE_INFEASIBLE,
+                s.offer(TicketRequest.hardRead("g", 0, 2 * MS), "lower").reason());
+        assertEquals(
+                RejectReason.DEADLINE_INFEASIBLE,
+                s.offer(TicketRequest.hardRead("g", 0, 500 * US), "idle").reason());
+        for (int i = 0; i < 4; i++) {
+            s.offer(TicketRequest.bestEffortRead("g", 0, TicketRequest.NO_DEADLINE), "g" + i);
+        }
+        assertEquals(
+                RejectReason.DEADLINE_INFEASIBLE,
+                s.offer(TicketRequest.hardRead("g", 0, 2500 * US), "own").reason());
+        assertTrue(s.offer(TicketRequest.hardRead("g", 0, 50 * MS), "admitted").admitted());
+        Map<String, String> stats = levels.statsLines();
+        assertEquals("4", stats.get("locus_level:gold:offers"));
+        assertEquals("1", stats.get("locus_level:gold:lower_load"));
+        assertEquals("1", stats.get("locus_level:gold:idle_infeasible"));
+        assertEquals("1", stats.get("locus_level:gold:own_load"));
+        assertEquals("0", stats.get("locus_level:gold:tenant_quota"));
+        assertEquals("0", stats.get("locus_level:bronze:offers"), "best-effort offers are not counted");
+        dispatched.stream()
+                .filter(t -> t.payload().startsWith("b"))
+                .forEach(t -> assertEquals(ServiceLevel.BRONZE, t.level()));
+    }
+
     /** MicroFuge §4.3: urgent hard reads (deadline < 32 ms) draw on the tenant's bucket; others pass. */
     @Test
     void urgentQuota_emptyBucket_rejectsWithTenantQuota() {

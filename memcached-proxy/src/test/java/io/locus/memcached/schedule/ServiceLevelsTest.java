@@ -32,7 +32,7 @@ class ServiceLevelsTest {
     void goldOverItsRejectBound_inflatesLowerLevels_thenDecays() {
         levels.rollEpoch(0);
         for (int i = 0; i < 100; i++) {
-            levels.recordHardOffer("shop", i < 2, 1);
+            levels.recordHardOffer("shop", i < 2 ? OfferOutcome.LOWER_LOAD : OfferOutcome.ADMITTED, 1);
         }
         levels.rollEpoch(SECOND);
         assertEquals(1.0, levels.kappaLevel(ServiceLevel.GOLD), 1e-9);
@@ -51,8 +51,8 @@ class ServiceLevelsTest {
     void silverOverBound_inflatesOnlyBronze() {
         levels.rollEpoch(0);
         for (int i = 0; i < 100; i++) {
-            levels.recordHardOffer("app", i < 10, 1);
-            levels.recordHardOffer("batch", true, 1);
+            levels.recordHardOffer("app", i < 10 ? OfferOutcome.LOWER_LOAD : OfferOutcome.ADMITTED, 1);
+            levels.recordHardOffer("batch", OfferOutcome.LOWER_LOAD, 1);
         }
         levels.rollEpoch(SECOND);
         assertEquals(1.25, levels.kappaLevel(ServiceLevel.SILVER), 1e-9);
@@ -63,7 +63,7 @@ class ServiceLevelsTest {
     void inflation_isCappedAtFour() {
         levels.rollEpoch(0);
         for (int e = 1; e <= 40; e++) {
-            levels.recordHardOffer("shop", true, (e - 1) * SECOND + 1);
+            levels.recordHardOffer("shop", OfferOutcome.LOWER_LOAD, (e - 1) * SECOND + 1);
             levels.rollEpoch(e * SECOND);
         }
         assertEquals(ServiceLevels.KAPPA_LEVEL_MAX, levels.kappaLevel(ServiceLevel.BRONZE), 0.0);
