@@ -15,9 +15,10 @@ import java.util.Map;
  * <ul>
  *   <li>Each tenant has a {@link ServiceLevel}; a level's {@code kappaLevel} multiplies the admission
  *       prediction of its hard tickets, so lower levels are admitted against less capacity.</li>
- *   <li>Once per epoch: if a level's reject fraction exceeded its bound, the {@code kappaLevel} of every
- *       lower level grows by 10 % (at most {@value #KAPPA_LEVEL_MAX}); otherwise it decays by 5 % toward its
- *       initial value.</li>
+ *   <li>Once per epoch: if a level was refused above its bound for reasons lower levels' work can cause (not on an
+ *       idle backend, not behind its own level's work, not for its urgent quota), and inflating has been seen to lower
+ *       that fraction ({@link InflationProbe}), the {@code kappaLevel} of every lower level grows by 10 % (at most
+ *       {@value #KAPPA_LEVEL_MAX}); otherwise it decays by 5 % toward its initial value.</li>
  *   <li>A tenant's hard reads with a deadline below {@code urgentThreshold} (default 32 ms, the upper bound of
  *       deadline class 4) draw from its urgent token bucket; an empty bucket rejects with
  *       {@link RejectReason#TENANT_QUOTA} (greedy clients, [MicroFuge §4.3]).</li>
@@ -44,8 +45,10 @@ public final class ServiceLevels {
     private final long urgentThresholdNanos;
     private final long epochNanos;
     private final EnumMap<ServiceLevel, Double> kappaLevel = new EnumMap<>(ServiceLevel.class);
-    /** Hard offers of the current epoch per level: [offers, rejected]. */
+    /** Hard offers of the current epoch per level: [offers, refused for a reason lower levels can cause]. */
     private final EnumMap<ServiceLevel, long[]> epochCounts = new EnumMap<>(ServiceLevel.class);
+
+    private final EnumMap<ServiceLevel, InflationProbe> probes = new EnumMap<>(ServiceLevel.class);
     /** Hard offers since start per level, indexed by {@link OfferOutcome} ordinal. */
     private final EnumMap<ServiceLevel, long[]> totals = new EnumMap<>(ServiceLevel.class);
 
@@ -85,6 +88,7 @@ public final class ServiceLevels {
             kappaLevel.put(level, level.initialKappaLevel());
             epochCounts.put(level, new long[2]);
             totals.put(level, new long[OfferOutcome.values().length]);
+            probes.put(level, new InflationProbe(level.maxRejectFraction()));
         }
     }
 
@@ -142,7 +146,7 @@ public final class ServiceLevels {
         ServiceLevel level = levelOf(tenant);
         long[] counts = epochCounts.get(level);
         counts[0]++;
-        if (outcome.rejected()) {
+        if (outcome == OfferOutcome.LOWER_LOAD || outcome == OfferOutcome.OTHER) {
             counts[1]++;
         }
         totals.get(level)[outcome.ordinal()]++;
@@ -177,18 +181,14 @@ public final class ServiceLevels {
         if (nowNanos - epochStartNanos < epochNanos) {
             return;
         }
-        boolean higherExceeded = false;
+        boolean inflate = false;
         for (ServiceLevel level : ServiceLevel.values()) { // highest level first
             double k = kappaLevel.get(level);
             kappaLevel.put(
                     level,
-                    higherExceeded
-                            ? Math.min(KAPPA_LEVEL_MAX, k * 1.10)
-                            : Math.max(level.initialKappaLevel(), k / 1.05));
+                    inflate ? Math.min(KAPPA_LEVEL_MAX, k * 1.10) : Math.max(level.initialKappaLevel(), k / 1.05));
             long[] counts = epochCounts.get(level);
-            if (counts[0] > 0 && (double) counts[1] / counts[0] > level.maxRejectFraction()) {
-                higherExceeded = true;
-            }
+            inflate |= probes.get(level).epoch(counts[0], counts[1]);
             counts[0] = 0;
             counts[1] = 0;
         }

@@ -246,10 +246,15 @@ class OverloadSimulationTest {
         double bronze = rejected[1] / (double) offered[1];
         System.out.printf(
                 Locale.ROOT,
-                "service levels 2x: rejected gold %.4f bronze %.4f, kappaLevel bronze %.3f%n",
+                "service levels 2x: rejected gold %.4f bronze %.4f, kappaLevel bronze %.3f; gold's refusals by cause: "
+                        + "idle %s, own %s, lower %s, other %s%n",
                 gold,
                 bronze,
-                levels.kappaLevel(ServiceLevel.BRONZE));
+                levels.kappaLevel(ServiceLevel.BRONZE),
+                levels.statsLines().get("locus_level:gold:idle_infeasible"),
+                levels.statsLines().get("locus_level:gold:own_load"),
+                levels.statsLines().get("locus_level:gold:lower_load"),
+                levels.statsLines().get("locus_level:gold:other"));
         assertTrue(gold < bronze, "gold " + gold + " vs bronze " + bronze + " " + Arrays.toString(offered));
     }
 }

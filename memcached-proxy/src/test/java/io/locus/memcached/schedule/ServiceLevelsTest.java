@@ -59,14 +59,75 @@ class ServiceLevelsTest {
         assertEquals(1.5 * 1.1, levels.kappaLevel(ServiceLevel.BRONZE), 1e-9);
     }
 
+    /** Gold's lower-load refusals fall by 30 % every epoch: the inflation helps, so it goes on, up to 4. */
     @Test
-    void inflation_isCappedAtFour() {
+    void inflation_thatHelps_continues_andIsCappedAtFour() {
         levels.rollEpoch(0);
-        for (int e = 1; e <= 40; e++) {
-            levels.recordHardOffer("shop", OfferOutcome.LOWER_LOAD, (e - 1) * SECOND + 1);
+        for (int e = 1; e <= 11; e++) {
+            int refused = (int) Math.round(500 * Math.pow(0.7, e - 1));
+            for (int i = 0; i < 1000; i++) {
+                levels.recordHardOffer(
+                        "shop", i < refused ? OfferOutcome.LOWER_LOAD : OfferOutcome.ADMITTED, (e - 1) * SECOND + 1);
+            }
             levels.rollEpoch(e * SECOND);
         }
         assertEquals(ServiceLevels.KAPPA_LEVEL_MAX, levels.kappaLevel(ServiceLevel.BRONZE), 0.0);
+    }
+
+    /**
+     * Gold refused 20 % every epoch for lower levels' load, and inflating them does not lower that: they inflate in
+     * the first epoch and the first of the two-epoch block after it, then decay back to their initial values.
+     */
+    @Test
+    void inflation_thatDoesNotHelp_stops_andDecays() {
+        levels.rollEpoch(0);
+        double[] silver = new double[12];
+        for (int e = 1; e <= silver.length; e++) {
+            for (int i = 0; i < 100; i++) {
+                levels.recordHardOffer(
+                        "shop", i < 20 ? OfferOutcome.LOWER_LOAD : OfferOutcome.ADMITTED, (e - 1) * SECOND + 1);
+            }
+            levels.rollEpoch(e * SECOND);
+            silver[e - 1] = levels.kappaLevel(ServiceLevel.SILVER);
+        }
+        assertEquals(1.25 * 1.1 * 1.1, silver[1], 1e-9, "two epochs of inflation");
+        assertEquals(1.25 * 1.1 * 1.1 / 1.05, silver[2], 1e-9, "then decay");
+        assertEquals(1.25, silver[11], 1e-9, "back at the initial value while gold stays refused");
+    }
+
+    /** While decaying, gold's refusals rise by more than a quarter: the inflation was helping, so it resumes. */
+    @Test
+    void decay_thatHurtsTheHigherLevel_resumesInflation() {
+        levels.rollEpoch(0);
+        int[] refusedPerEpoch = {20, 20, 20, 40, 40};
+        for (int e = 1; e <= refusedPerEpoch.length; e++) {
+            for (int i = 0; i < 100; i++) {
+                levels.recordHardOffer(
+                        "shop",
+                        i < refusedPerEpoch[e - 1] ? OfferOutcome.LOWER_LOAD : OfferOutcome.ADMITTED,
+                        (e - 1) * SECOND + 1);
+            }
+            levels.rollEpoch(e * SECOND);
+        }
+        assertEquals(1.25 * 1.1 * 1.1 / 1.05 / 1.05 * 1.1, levels.kappaLevel(ServiceLevel.SILVER), 1e-9);
+    }
+
+    /** Refusals that lower levels cannot cause (idle backend, own level's work, urgent quota) inflate nobody. */
+    @Test
+    void refusalsLowerLevelsCannotCause_doNotInflate() {
+        levels.rollEpoch(0);
+        for (int i = 0; i < 100; i++) {
+            OfferOutcome o = i < 10
+                    ? OfferOutcome.IDLE_INFEASIBLE
+                    : i < 20 ? OfferOutcome.OWN_LOAD : i < 30 ? OfferOutcome.TENANT_QUOTA : OfferOutcome.ADMITTED;
+            levels.recordHardOffer("shop", o, 1);
+        }
+        levels.recordHardOffer("shop", OfferOutcome.OTHER, 1);
+        levels.rollEpoch(SECOND);
+        assertEquals(1.25, levels.kappaLevel(ServiceLevel.SILVER), 1e-9, "1 of 101 is within gold's 1 %");
+        assertEquals("101", levels.statsLines().get("locus_level:gold:offers"));
+        assertEquals("10", levels.statsLines().get("locus_level:gold:idle_infeasible"));
+        assertEquals("1.250", levels.statsLines().get("locus_level:silver:kappa_level"));
     }
 
     /** Burst 10, then 50 per second: 10 immediate re-issues, the 11th gets a token about 20 ms later. */
