@@ -30,6 +30,17 @@ class PrometheusTextTest {
         assertFalse(text.contains("backend"), text);
     }
 
+    /** Per-level lines carry a {@code level} label, not a {@code tenant} one. */
+    @Test
+    void rendersServiceLevelLinesWithALevelLabel() {
+        Map<String, String> lines = new LinkedHashMap<>();
+        lines.put("locus_level:silver:kappa_level", "1.375");
+        lines.put("locus_level:gold:lower_load", "7");
+        String text = new String(PrometheusText.render(lines), StandardCharsets.UTF_8);
+        assertTrue(text.contains("locus_memcached_level_kappa_level{level=\"silver\"} 1.375\n"), text);
+        assertTrue(text.contains("locus_memcached_level_lower_load{level=\"gold\"} 7.0\n"), text);
+    }
+
     @Test
     void table_rendersEachGroupInOrder_andOneGroupAlone() {
         StatsTable table = new StatsTable();
