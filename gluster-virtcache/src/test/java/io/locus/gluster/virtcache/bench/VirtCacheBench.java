@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -87,7 +88,7 @@ public final class VirtCacheBench implements Callable<Integer> {
 
     @Option(
             names = "--readv-rounds",
-            defaultValue = "10",
+            defaultValue = "30",
             description = "pairs of fio readv runs, one with the translator on and one with it off, in turns (on off,"
                     + " off on, ...); 0 leaves them out (default ${DEFAULT-VALUE})")
     private int readvRounds;
@@ -374,6 +375,11 @@ public final class VirtCacheBench implements Callable<Integer> {
             }
             Victim plainVictim = victims.get(MODES.indexOf(PLAIN));
             List<TraceRequest> pairSegment = requests.subList(0, Math.min(pairRequests, requests.size()));
+            if (pairs > 0) {
+                // Unmeasured, as the readv pairs' first.
+                requestsPerSecond(pairSegment, plainVictim);
+                requestsPerSecond(pairSegment, virtCache);
+            }
             for (int pair = 0; pair < pairs; pair++) {
                 double plainRate;
                 double virtCacheRate;
@@ -388,23 +394,33 @@ public final class VirtCacheBench implements Callable<Integer> {
             }
             if (pairs > 0) {
                 System.out.printf(
-                        "  %d pairs of %,d requests, plain libgfapi and VirtCache in turns, done%n",
+                        "  1 unmeasured warm-up pair and %d pairs of %,d requests, plain libgfapi and VirtCache in turns,"
+                                + " done%n",
                         pairs, pairSegment.size());
             }
             for (Victim v : victims) {
                 v.drainAndClose();
             }
+            LongSupplier onBrick = () -> CpuWait.of(disksBrick).runNanos();
+            LongSupplier offBrick = () -> CpuWait.of(logBrick).runNanos();
+            if (readvRounds > 0) {
+                // Unmeasured: fio lays each file out and both bricks open it and fill their caches on a first run.
+                FioReadv.run(disks, "/readv.img", READV_SECONDS);
+                FioReadv.run(logs, "/readv.img", READV_SECONDS);
+            }
             for (int pair = 0; pair < readvRounds; pair++) {
                 if (pair % 2 == 0) {
-                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS));
-                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS));
+                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS, onBrick));
+                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS, offBrick));
                 } else {
-                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS));
-                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS));
+                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS, offBrick));
+                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS, onBrick));
                 }
             }
             if (readvRounds > 0) {
-                System.out.printf("  %d pairs of fio readv, translator on and off in turns, done%n", readvRounds);
+                System.out.printf(
+                        "  1 unmeasured warm-up pair and %d pairs of fio readv, translator on and off in turns, done%n",
+                        readvRounds);
             }
         }
         System.out.println("load average at end: " + loadAverage());
@@ -628,6 +644,18 @@ public final class VirtCacheBench implements Callable<Integer> {
         System.out.printf(
                 "translator on vs off on fio readv: %.3f× the reads/s, %.3f× the p90%n",
                 iopsOn / iopsOff, p90On / p90Off);
+        double cpuOn = medianCpuPerRead(readvOn);
+        double cpuOff = medianCpuPerRead(readvOff);
+        System.out.printf(
+                "the brick's CPU per read (its threads' run time over a run, fio's connect and open included, / the"
+                        + " reads fio counted), median of the runs: %.1f µs on, %.1f µs off, %.3f× (%+.1f µs a read)%n",
+                cpuOn / 1000, cpuOff / 1000, cpuOn / cpuOff, (cpuOn - cpuOff) / 1000);
+    }
+
+    /** The median over runs of the brick's CPU nanoseconds per read; NaN if no run has it. */
+    private static double medianCpuPerRead(List<FioReadv.Result> runs) {
+        return DetectorRounds.median(
+                runs.stream().mapToDouble(FioReadv.Result::brickCpuNanosPerRead).toArray());
     }
 
     /**
