@@ -15,6 +15,7 @@ import io.locus.gluster.virtcache.replay.TraceRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -408,14 +409,27 @@ public final class VirtCacheBench implements Callable<Integer> {
                 FioReadv.run(disks, "/readv.img", READV_SECONDS);
                 FioReadv.run(logs, "/readv.img", READV_SECONDS);
             }
-            for (int pair = 0; pair < readvRounds; pair++) {
-                if (pair % 2 == 0) {
-                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS, onBrick));
-                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS, offBrick));
-                } else {
-                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS, offBrick));
-                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS, onBrick));
+            // Each run starts once the previous one's reads are over, while that fio still shuts its engine down
+            // (seconds in glfs_fini, idle); results are collected in order, two runs behind.
+            ArrayDeque<PendingReadv> pending = new ArrayDeque<>();
+            try {
+                for (int pair = 0; pair < readvRounds; pair++) {
+                    for (int side = 0; side < 2; side++) {
+                        boolean on = (side == 0) == (pair % 2 == 0);
+                        FioReadv.Run run = on
+                                ? FioReadv.start(disks, "/readv.img", READV_SECONDS, onBrick)
+                                : FioReadv.start(logs, "/readv.img", READV_SECONDS, offBrick);
+                        pending.add(new PendingReadv(run, on ? readvOn : readvOff));
+                        while (pending.size() > 2) {
+                            pending.poll().collect();
+                        }
+                    }
                 }
+                while (!pending.isEmpty()) {
+                    pending.poll().collect();
+                }
+            } finally {
+                pending.forEach(p -> p.run().close());
             }
             if (readvRounds > 0) {
                 System.out.printf(
@@ -650,6 +664,15 @@ public final class VirtCacheBench implements Callable<Integer> {
                 "the brick's CPU per read (its threads' run time over a run, fio's connect and open included, / the"
                         + " reads fio counted), median of the runs: %.1f µs on, %.1f µs off, %.3f× (%+.1f µs a read)%n",
                 cpuOn / 1000, cpuOff / 1000, cpuOn / cpuOff, (cpuOn - cpuOff) / 1000);
+    }
+
+    /** A fio readv run whose reads are over, and the list its result goes to. */
+    private record PendingReadv(FioReadv.Run run, List<FioReadv.Result> into) {
+        void collect() throws IOException, InterruptedException {
+            try (FioReadv.Run r = run) {
+                into.add(r.result());
+            }
+        }
     }
 
     /** The median over runs of the brick's CPU nanoseconds per read; NaN if no run has it. */
