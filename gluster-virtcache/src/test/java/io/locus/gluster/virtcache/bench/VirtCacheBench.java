@@ -162,6 +162,8 @@ public final class VirtCacheBench implements Callable<Integer> {
     static final int B = 65536;
     static final long DISK_BYTES = 256L << 20;
     static final int READV_SECONDS = 2;
+    /** Long enough for thousands of perf samples of the brick. */
+    static final int PROFILED_READV_SECONDS = 8;
     /** "At most 5% overhead": the other side's throughput at least 0.95 times the reference's. */
     static final double OVERHEAD_FLOOR = 0.95;
 
@@ -207,6 +209,7 @@ public final class VirtCacheBench implements Callable<Integer> {
         List<FioReadv.Result> readvOn = new ArrayList<>();
         List<FioReadv.Result> readvOff = new ArrayList<>();
         List<Double> overheadRatios = new ArrayList<>();
+        BrickProfile.Outcome readvProfile = null;
         try (io.locus.gluster.fixture.GlusterVolume disks = io.locus.gluster.fixture.GlusterVolume.builder(dir)
                         .name("locus-vcbench")
                         .userTranslator(UserTranslator.abovePosix("virtcache", xlator))
@@ -435,6 +438,14 @@ public final class VirtCacheBench implements Callable<Integer> {
                 System.out.printf(
                         "  1 unmeasured warm-up pair and %d pairs of fio readv, translator on and off in turns, done%n",
                         readvRounds);
+                readvProfile = BrickProfile.during(
+                        disksBrick,
+                        dir,
+                        "virtcache.so",
+                        () -> FioReadv.run(disks, "/readv.img", PROFILED_READV_SECONDS));
+                System.out.printf(
+                        "  one more readv run of %d s with the translator on, its brick under perf record, done%n",
+                        PROFILED_READV_SECONDS);
             }
         }
         System.out.println("load average at end: " + loadAverage());
@@ -481,7 +492,7 @@ public final class VirtCacheBench implements Callable<Integer> {
                 times((double) interfered.get(VIRTCACHE).percentile(90)
                         / interfered.get(PLAIN).percentile(90)));
         printDetector(detector);
-        printReadv(readvOn, readvOff);
+        printReadv(readvOn, readvOff, readvProfile);
         printTargets(overheadRatios, readvOn, readvOff);
         return 0;
     }
@@ -633,7 +644,8 @@ public final class VirtCacheBench implements Callable<Integer> {
     }
 
     /** The translator's cost on fio's readv: each round, and the ratios of the sums. */
-    private static void printReadv(List<FioReadv.Result> readvOn, List<FioReadv.Result> readvOff) {
+    private static void printReadv(
+            List<FioReadv.Result> readvOn, List<FioReadv.Result> readvOff, BrickProfile.Outcome profile) {
         if (readvOn.isEmpty()) {
             return;
         }
@@ -664,6 +676,22 @@ public final class VirtCacheBench implements Callable<Integer> {
                 "the brick's CPU per read (its threads' run time over a run, fio's connect and open included, / the"
                         + " reads fio counted), median of the runs: %.1f µs on, %.1f µs off, %.3f× (%+.1f µs a read)%n",
                 cpuOn / 1000, cpuOff / 1000, cpuOn / cpuOff, (cpuOn - cpuOff) / 1000);
+        if (profile == null) {
+            return;
+        }
+        if (profile.share() == null) {
+            System.out.println("the translator's share of its brick's CPU: not measured, " + profile.failure());
+            return;
+        }
+        TranslatorShare share = profile.share();
+        StringBuilder kinds = new StringBuilder();
+        share.byKind().forEach((kind, n) -> kinds.append(String.format(", %s %.2f%%", kind, share.percent(n))));
+        System.out.printf(
+                "the translator's share of its brick's CPU in one more readv run, of %d s (perf record --call-graph dwarf -F"
+                        + " %d on the brick; a sample is the translator's when it is the innermost translator on the"
+                        + " stack, libc, kernel and Gluster's allocator and logging counting for their caller):"
+                        + " virtcache.so and what it calls %.2f%% of %,d samples%s%n",
+                PROFILED_READV_SECONDS, BrickProfile.FREQUENCY, share.percent(), share.samples(), kinds);
     }
 
     /** A fio readv run whose reads are over, and the list its result goes to. */
