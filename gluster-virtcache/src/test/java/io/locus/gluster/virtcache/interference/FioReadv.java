@@ -7,6 +7,7 @@ import io.locus.gluster.fixture.GlusterVolume;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -59,34 +60,59 @@ public final class FioReadv {
      */
     public static Run start(GlusterVolume volume, String file, int seconds, LongSupplier brickCpu)
             throws IOException, InterruptedException {
-        String id = volume.name() + "-" + RUNS.incrementAndGet();
-        Path json = volume.directory().resolve("fio-readv-" + id + ".json");
-        String marker = "fio-readv-" + id + ".done";
-        Path done = Fio.tmp(volume).resolve(marker);
+        return startTogether(List.of(volume), file, seconds, List.of(brickCpu));
+    }
+
+    /**
+     * As {@link #start}, with one job on {@code file} of each volume in one fio process: fio connects every job
+     * first and then starts their reads at once, so each job's reads/s is measured in the same seconds as the
+     * others', under the same load of the machine. Each brick's CPU is read when fio starts and when the last job's
+     * reads end; {@link Run#results()} lists the jobs' results in the volumes' order.
+     */
+    public static Run startTogether(List<GlusterVolume> volumes, String file, int seconds, List<LongSupplier> brickCpus)
+            throws IOException, InterruptedException {
+        if (volumes.isEmpty() || volumes.size() != brickCpus.size()) {
+            throw new IllegalArgumentException(volumes.size() + " volumes and " + brickCpus.size()
+                    + " brick CPU readers (expected: as many, >= 1)");
+        }
+        GlusterVolume first = volumes.get(0);
+        String id = first.name() + "-" + RUNS.incrementAndGet();
+        Path json = first.directory().resolve("fio-readv-" + id + ".json");
         Files.deleteIfExists(json);
-        Files.deleteIfExists(done);
-        List<String> command = Fio.command(
-                volume,
-                "readv",
-                file,
-                List.of(
-                        "--size=64m",
-                        "--bs=4k",
-                        "--rw=randread",
-                        "--direct=1",
-                        "--numjobs=1",
-                        "--time_based",
-                        "--runtime=" + seconds,
-                        // Runs after the job's I/O and before its engine's cleanup (glfs_fini).
-                        "--exec_postrun=touch /tmp/" + marker,
-                        "--output-format=json",
-                        "--output=" + json.toAbsolutePath()));
-        Path log = volume.directory().resolve("fio-readv-" + id + ".log");
-        long cpuBefore = brickCpu.getAsLong();
+        List<Path> done = new ArrayList<>();
+        List<String> options = new ArrayList<>();
+        for (int job = 0; job < volumes.size(); job++) {
+            String marker = "fio-readv-" + id + "-" + job + ".done";
+            done.add(Fio.tmp(first).resolve(marker));
+            Files.deleteIfExists(done.get(job));
+            if (job > 0) {
+                GlusterVolume v = volumes.get(job);
+                options.addAll(List.of(
+                        "--name=" + jobName(job),
+                        "--ioengine=gfapi",
+                        "--volume=" + v.name(),
+                        "--brick=" + v.server(),
+                        "--filename=" + file.substring(1)));
+            }
+            options.addAll(List.of(
+                    "--size=64m",
+                    "--bs=4k",
+                    "--rw=randread",
+                    "--direct=1",
+                    "--numjobs=1",
+                    "--time_based",
+                    "--runtime=" + seconds,
+                    // Runs after the job's I/O and before its engine's cleanup (glfs_fini).
+                    "--exec_postrun=touch /tmp/" + marker));
+        }
+        options.addAll(List.of("--output-format=json", "--output=" + json.toAbsolutePath()));
+        List<String> command = Fio.command(first, jobName(0), file, options);
+        Path log = first.directory().resolve("fio-readv-" + id + ".log");
+        long[] cpuBefore = brickCpus.stream().mapToLong(LongSupplier::getAsLong).toArray();
         HostProcess fio = HostProcess.start("fio-readv", command, log);
         long deadline = System.nanoTime() + (2L * seconds + 60) * 1_000_000_000L;
         try {
-            while (!Files.exists(done) && fio.isAlive()) {
+            while (!done.stream().allMatch(Files::exists) && fio.isAlive()) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(
                             "fio readv still reading after " + (2 * seconds + 60) + " s: " + Fio.tail(log));
@@ -97,19 +123,27 @@ public final class FioReadv {
             fio.close();
             throw e;
         }
-        long cpuAfter = brickCpu.getAsLong();
-        return new Run(fio, json, log, deadline, cpuBefore > 0 && cpuAfter > 0 ? cpuAfter - cpuBefore : 0);
+        long[] cpu = new long[volumes.size()];
+        for (int job = 0; job < cpu.length; job++) {
+            long after = brickCpus.get(job).getAsLong();
+            cpu[job] = cpuBefore[job] > 0 && after > 0 ? after - cpuBefore[job] : 0;
+        }
+        return new Run(fio, json, log, deadline, cpu);
     }
 
-    /** A started run whose reads are over; its process may still be shutting its engine down. */
+    private static String jobName(int job) {
+        return "readv-" + job;
+    }
+
+    /** A started run whose reads are over; its process may still be shutting its engines down. */
     public static final class Run implements AutoCloseable {
         private final HostProcess fio;
         private final Path json;
         private final Path log;
         private final long deadline;
-        private final long brickCpuNanos;
+        private final long[] brickCpuNanos;
 
-        private Run(HostProcess fio, Path json, Path log, long deadline, long brickCpuNanos) {
+        private Run(HostProcess fio, Path json, Path log, long deadline, long[] brickCpuNanos) {
             this.fio = fio;
             this.json = json;
             this.log = log;
@@ -117,13 +151,18 @@ public final class FioReadv {
             this.brickCpuNanos = brickCpuNanos;
         }
 
+        /** The first (or only) job's result; see {@link #results()}. */
+        public Result result() throws IOException, InterruptedException {
+            return results().get(0);
+        }
+
         /**
-         * Waits for fio to exit and returns its numbers.
+         * Waits for fio to exit and returns each job's numbers, in the order of the volumes.
          *
          * @throws IllegalStateException with the tail of fio's log if it fails, writes no result, or runs past twice
          *     its time plus a minute
          */
-        public Result result() throws IOException, InterruptedException {
+        public List<Result> results() throws IOException, InterruptedException {
             while (fio.isAlive()) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("fio readv still running past its deadline: " + Fio.tail(log));
@@ -133,21 +172,29 @@ public final class FioReadv {
             if (fio.exitCode() != 0 || !Files.exists(json)) {
                 throw new IllegalStateException("fio readv exited " + fio.exitCode() + ": " + Fio.tail(log));
             }
-            JsonNode read = new ObjectMapper()
-                    .readTree(json.toFile())
-                    .path("jobs")
-                    .path(0)
-                    .path("read");
-            JsonNode p90 = read.path("clat_ns").path("percentile").path("90.000000");
-            if (!read.has("iops") || !read.has("total_ios") || !p90.isNumber()) {
-                throw new IllegalStateException(
-                        json + " has no jobs[0].read.iops, read.total_ios or read.clat_ns.percentile 90.000000");
+            JsonNode jobs = new ObjectMapper().readTree(json.toFile()).path("jobs");
+            List<Result> results = new ArrayList<>();
+            for (int job = 0; job < brickCpuNanos.length; job++) {
+                JsonNode read = null;
+                for (JsonNode j : jobs) {
+                    if (jobName(job).equals(j.path("jobname").asText())) {
+                        read = j.path("read");
+                    }
+                }
+                JsonNode p90 = read == null
+                        ? null
+                        : read.path("clat_ns").path("percentile").path("90.000000");
+                if (read == null || !read.has("iops") || !read.has("total_ios") || !p90.isNumber()) {
+                    throw new IllegalStateException(json + " has no job " + jobName(job)
+                            + " with read.iops, read.total_ios and read.clat_ns.percentile 90.000000");
+                }
+                results.add(new Result(
+                        read.path("iops").asDouble(),
+                        p90.asDouble() / 1000,
+                        read.path("total_ios").asLong(),
+                        brickCpuNanos[job]));
             }
-            return new Result(
-                    read.path("iops").asDouble(),
-                    p90.asDouble() / 1000,
-                    read.path("total_ios").asLong(),
-                    brickCpuNanos);
+            return results;
         }
 
         /** Stops fio if it still runs. */
