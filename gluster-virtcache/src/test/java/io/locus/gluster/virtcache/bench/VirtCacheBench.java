@@ -576,8 +576,8 @@ public final class VirtCacheBench implements Callable<Integer> {
         }
         System.out.println();
         System.out.printf(
-                "the at-most-5%% overhead targets, paired rounds in turns (A B, B A, ...) with the emulated servers"
-                        + " removed; median of the paired ratios of throughput, B over A, and its %.0f%% bootstrap"
+                "the at-most-5%% overhead targets, paired rounds in turns (A B, B A, ...) or, where the row says"
+                        + " so, both at once, with the emulated servers removed; median of the paired ratios of throughput, B over A, and its %.0f%% bootstrap"
                         + " interval (%,d resamples of the pairs); met if the whole interval is at or above %.2f, not"
                         + " met if it is below, undecided if it straddles %.2f:%n",
                 100 * CONFIDENCE, PairedRatios.RESAMPLES, OVERHEAD_FLOOR, OVERHEAD_FLOOR);
