@@ -42,7 +42,6 @@ enum gf_vc_mem_types_ {
     gf_vc_mt_file,
     gf_vc_mt_table,
     gf_vc_mt_value,
-    gf_vc_mt_local,
     gf_vc_mt_end
 };
 
@@ -110,12 +109,6 @@ typedef struct {
     uint64_t det_last_area_us;
     double det_queue_depth;
 } vc_priv_t;
-
-typedef struct {
-    uint64_t start_us;
-    int idle;
-    vc_file_t *file;
-} vc_local_t;
 
 static void *vc_calloc(size_t n, size_t size) { return GF_CALLOC(n, size, gf_vc_mt_table); }
 static void vc_free(void *p) { GF_FREE(p); }
@@ -285,26 +278,30 @@ static vc_file_t *vc_file_get(xlator_t *this, inode_t *inode)
     return f;
 }
 
-/* Ends the window if it is over (or if forced): builds the filter of its top-N blocks and starts a new one. Called
- * with f->lock held. */
-static void vc_maybe_rotate(xlator_t *this, vc_priv_t *priv, vc_file_t *f, int force)
+/* Ends the window if it is over at mono (CLOCK_MONOTONIC, ms) or if forced: builds the filter of its top-N blocks and
+ * starts a new one. Called with f->lock held. A window that is not over costs a compare: the configuration is copied
+ * under the brick's lock only to rotate. */
+static void vc_maybe_rotate(xlator_t *this, vc_priv_t *priv, vc_file_t *f, int force, uint64_t mono)
 {
-    uint64_t mono = now_ms(CLOCK_MONOTONIC);
     vc_config_t cfg;
     vc_bloom_t nb;
 
+    /* mono may precede the window's start: the fop read the clock before another rotated the window. */
+    if (!force && (mono < f->window_start_mono_ms ||
+                   mono - f->window_start_mono_ms < __atomic_load_n(&priv->cfg.window_s, __ATOMIC_RELAXED) * 1000u))
+        return;
     pthread_mutex_lock(&priv->lock);
     cfg = priv->cfg;
     pthread_mutex_unlock(&priv->lock);
-    if (!force && mono - f->window_start_mono_ms < cfg.window_s * 1000u)
-        return;
 
     memset(&nb, 0, sizeof(nb));
     nb.block_size = f->block_size;
     nb.epoch = f->epoch + 1;
     nb.window_start_ms = f->window_start_real_ms;
-    nb.window_len_ms = (uint32_t)((mono - f->window_start_mono_ms) > UINT32_MAX ? UINT32_MAX
-                                                                                 : mono - f->window_start_mono_ms);
+    {
+        uint64_t len = mono > f->window_start_mono_ms ? mono - f->window_start_mono_ms : 0;
+        nb.window_len_ms = (uint32_t)(len > UINT32_MAX ? UINT32_MAX : len);
+    }
     /* The old filter goes first so that the new one can use its share of the memory budget. */
     vc_bloom_free(&f->bloom, &priv->alloc);
     if (vc_bloom_build(&nb, &f->counter, &priv->alloc, top_n_of(&cfg), cfg.bloom_fpr, cfg.max_filter_size) == 0) {
@@ -322,8 +319,8 @@ static void vc_maybe_rotate(xlator_t *this, vc_priv_t *priv, vc_file_t *f, int f
     f->block_size = (uint32_t)cfg.block_size;
 }
 
-/* Counts the fop on its file; returns the file (NULL if untracked). */
-static vc_file_t *vc_account(xlator_t *this, fd_t *fd, off_t offset, uint64_t len, int is_write)
+/* Counts the fop, arriving at now (CLOCK_MONOTONIC, µs), on its file; returns the file (NULL if untracked). */
+static vc_file_t *vc_account(xlator_t *this, fd_t *fd, off_t offset, uint64_t len, int is_write, uint64_t now)
 {
     vc_priv_t *priv = this->private;
     vc_file_t *f = NULL;
@@ -334,7 +331,7 @@ static vc_file_t *vc_account(xlator_t *this, fd_t *fd, off_t offset, uint64_t le
     if (!f)
         return NULL;
     pthread_mutex_lock(&f->lock);
-    vc_maybe_rotate(this, priv, f, 0);
+    vc_maybe_rotate(this, priv, f, 0, now / 1000u);
     __atomic_add_fetch(&f->ops, 1, __ATOMIC_RELAXED);
     if (offset >= 0 && (!is_write || __atomic_load_n(&priv->cfg.count_writes, __ATOMIC_RELAXED))) {
         if (is_write) {
@@ -428,47 +425,40 @@ out:
     pthread_mutex_unlock(&priv->det_lock);
 }
 
-/* Starts timing a fop of file f; NULL (and the fop goes down untimed) without memory. */
-static vc_local_t *vc_start(xlator_t *this, vc_file_t *f)
+/* What a fop's callback needs, carried without allocating: the file in frame->local (cleared by the callback, so the
+ * frame's destructor never hands it to a memory pool) and, in the wind's cookie, the start time with the idle bit. */
+#define VC_COOKIE(start_us, idle) ((void *)(uintptr_t)(((start_us) << 1) | ((idle) ? 1u : 0u)))
+
+/* Starts timing a fop of file f at now: returns its cookie. */
+static void *vc_start(xlator_t *this, uint64_t now)
 {
-    vc_local_t *local = NULL;
-    if (!f)
-        return NULL;
-    local = GF_CALLOC(1, sizeof(*local), gf_vc_mt_local);
-    if (!local)
-        return NULL;
-    local->file = f;
-    local->start_us = now_us();
-    local->idle = vc_queue_change(this->private, +1, local->start_us);
-    return local;
+    return VC_COOKIE(now, vc_queue_change(this->private, +1, now));
 }
 
-static void vc_finish(xlator_t *this, vc_local_t *local)
+/* Ends the fop started with cookie: its latency and idle bit go to the file's counters (atomics: the detector reads
+ * each on its own), then the detector's sub-interval may end. */
+static void vc_finish(xlator_t *this, vc_file_t *f, void *cookie)
 {
     uint64_t now = now_us();
-    uint64_t latency = now - local->start_us;
-    vc_file_t *f = local->file;
+    uint64_t start = (uint64_t)(uintptr_t)cookie >> 1;
+    uint64_t latency = now > start ? now - start : 0;
     vc_queue_change(this->private, -1, now);
-    pthread_mutex_lock(&f->lock);
     __atomic_add_fetch(&f->completed, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&f->latency_us, latency, __ATOMIC_RELAXED);
-    if (local->idle) {
+    if ((uintptr_t)cookie & 1u) {
         __atomic_add_fetch(&f->idle_completed, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&f->idle_latency_us, latency, __ATOMIC_RELAXED);
     }
-    pthread_mutex_unlock(&f->lock);
-    GF_FREE(local);
     vc_det_tick(this->private, now);
 }
 
 int32_t vc_readv_cbk(call_frame_t *frame, void *cookie, xlator_t *this, int32_t op_ret, int32_t op_errno,
                      struct iovec *vector, int32_t count, struct iatt *stbuf, struct iobref *iobref, dict_t *xdata)
 {
-    vc_local_t *local = frame->local;
-    /* Ours to free: the frame's destructor would hand it to a memory pool it never came from. */
+    vc_file_t *f = frame->local;
     frame->local = NULL;
-    if (local)
-        vc_finish(this, local);
+    if (f)
+        vc_finish(this, f, cookie);
     STACK_UNWIND_STRICT(readv, frame, op_ret, op_errno, vector, count, stbuf, iobref, xdata);
     return 0;
 }
@@ -476,10 +466,10 @@ int32_t vc_readv_cbk(call_frame_t *frame, void *cookie, xlator_t *this, int32_t 
 int32_t vc_writev_cbk(call_frame_t *frame, void *cookie, xlator_t *this, int32_t op_ret, int32_t op_errno,
                       struct iatt *prebuf, struct iatt *postbuf, dict_t *xdata)
 {
-    vc_local_t *local = frame->local;
+    vc_file_t *f = frame->local;
     frame->local = NULL;
-    if (local)
-        vc_finish(this, local);
+    if (f)
+        vc_finish(this, f, cookie);
     STACK_UNWIND_STRICT(writev, frame, op_ret, op_errno, prebuf, postbuf, xdata);
     return 0;
 }
@@ -487,24 +477,26 @@ int32_t vc_writev_cbk(call_frame_t *frame, void *cookie, xlator_t *this, int32_t
 int32_t vc_readv(call_frame_t *frame, xlator_t *this, fd_t *fd, size_t size, off_t offset, uint32_t flags,
                  dict_t *xdata)
 {
-    vc_local_t *local = vc_start(this, vc_account(this, fd, offset, size, 0));
-    if (!local)
+    uint64_t now = now_us();
+    vc_file_t *f = vc_account(this, fd, offset, size, 0, now);
+    if (!f)
         return default_readv(frame, this, fd, size, offset, flags, xdata);
-    frame->local = local;
-    STACK_WIND(frame, vc_readv_cbk, FIRST_CHILD(this), FIRST_CHILD(this)->fops->readv, fd, size, offset, flags,
-               xdata);
+    frame->local = f;
+    STACK_WIND_COOKIE(frame, vc_readv_cbk, vc_start(this, now), FIRST_CHILD(this), FIRST_CHILD(this)->fops->readv,
+                      fd, size, offset, flags, xdata);
     return 0;
 }
 
 int32_t vc_writev(call_frame_t *frame, xlator_t *this, fd_t *fd, struct iovec *vector, int32_t count, off_t offset,
                   uint32_t flags, struct iobref *iobref, dict_t *xdata)
 {
-    vc_local_t *local = vc_start(this, vc_account(this, fd, offset, vector ? iov_length(vector, count) : 0, 1));
-    if (!local)
+    uint64_t now = now_us();
+    vc_file_t *f = vc_account(this, fd, offset, vector ? iov_length(vector, count) : 0, 1, now);
+    if (!f)
         return default_writev(frame, this, fd, vector, count, offset, flags, iobref, xdata);
-    frame->local = local;
-    STACK_WIND(frame, vc_writev_cbk, FIRST_CHILD(this), FIRST_CHILD(this)->fops->writev, fd, vector, count, offset,
-               flags, iobref, xdata);
+    frame->local = f;
+    STACK_WIND_COOKIE(frame, vc_writev_cbk, vc_start(this, now), FIRST_CHILD(this), FIRST_CHILD(this)->fops->writev,
+                      fd, vector, count, offset, flags, iobref, xdata);
     return 0;
 }
 
@@ -612,7 +604,7 @@ static long vc_xattr_value(xlator_t *this, vc_file_t *f, const char *name, char 
     long len = -ENODATA;
 
     pthread_mutex_lock(&f->lock);
-    vc_maybe_rotate(this, priv, f, 0);
+    vc_maybe_rotate(this, priv, f, 0, now_us() / 1000u);
     if (strcmp(name, VC_STATS) == 0) {
         buf = GF_MALLOC(VC_STATS_MAX, gf_vc_mt_value);
         len = buf ? vc_format_stats(priv, f, buf, VC_STATS_MAX) : -ENOMEM;
@@ -739,7 +731,7 @@ static int vc_setxattr_common(xlator_t *this, inode_t *inode, dict_t *dict)
     if (!f)
         return (inode && inode->ia_type == IA_IFREG) ? ENOMEM : EPERM;
     pthread_mutex_lock(&f->lock);
-    vc_maybe_rotate(this, this->private, f, 1);
+    vc_maybe_rotate(this, this->private, f, 1, now_us() / 1000u);
     pthread_mutex_unlock(&f->lock);
     return 0;
 }

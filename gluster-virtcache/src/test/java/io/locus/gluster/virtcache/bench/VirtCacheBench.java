@@ -15,12 +15,14 @@ import io.locus.gluster.virtcache.replay.TraceRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -87,10 +89,18 @@ public final class VirtCacheBench implements Callable<Integer> {
 
     @Option(
             names = "--readv-rounds",
-            defaultValue = "10",
+            defaultValue = "30",
             description = "pairs of fio readv runs, one with the translator on and one with it off, in turns (on off,"
                     + " off on, ...); 0 leaves them out (default ${DEFAULT-VALUE})")
     private int readvRounds;
+
+    @Option(
+            names = "--readv-together",
+            defaultValue = "30",
+            description = "pairs of fio readv jobs, one on the translator's volume and one on a volume without it, run"
+                    + " at once by one fio process (so both meet the same load of the machine); 0 leaves them out"
+                    + " (default ${DEFAULT-VALUE})")
+    private int readvTogether;
 
     @Option(
             names = "--pairs",
@@ -160,6 +170,8 @@ public final class VirtCacheBench implements Callable<Integer> {
     static final int B = 65536;
     static final long DISK_BYTES = 256L << 20;
     static final int READV_SECONDS = 2;
+    /** Long enough for thousands of perf samples of the brick. */
+    static final int PROFILED_READV_SECONDS = 8;
     /** "At most 5% overhead": the other side's throughput at least 0.95 times the reference's. */
     static final double OVERHEAD_FLOOR = 0.95;
 
@@ -205,6 +217,9 @@ public final class VirtCacheBench implements Callable<Integer> {
         List<FioReadv.Result> readvOn = new ArrayList<>();
         List<FioReadv.Result> readvOff = new ArrayList<>();
         List<Double> overheadRatios = new ArrayList<>();
+        BrickProfile.Outcome readvProfile = null;
+        List<FioReadv.Result> togetherOn = new ArrayList<>();
+        List<FioReadv.Result> togetherOff = new ArrayList<>();
         try (io.locus.gluster.fixture.GlusterVolume disks = io.locus.gluster.fixture.GlusterVolume.builder(dir)
                         .name("locus-vcbench")
                         .userTranslator(UserTranslator.abovePosix("virtcache", xlator))
@@ -374,6 +389,11 @@ public final class VirtCacheBench implements Callable<Integer> {
             }
             Victim plainVictim = victims.get(MODES.indexOf(PLAIN));
             List<TraceRequest> pairSegment = requests.subList(0, Math.min(pairRequests, requests.size()));
+            if (pairs > 0) {
+                // Unmeasured, as the readv pairs' first.
+                requestsPerSecond(pairSegment, plainVictim);
+                requestsPerSecond(pairSegment, virtCache);
+            }
             for (int pair = 0; pair < pairs; pair++) {
                 double plainRate;
                 double virtCacheRate;
@@ -388,23 +408,15 @@ public final class VirtCacheBench implements Callable<Integer> {
             }
             if (pairs > 0) {
                 System.out.printf(
-                        "  %d pairs of %,d requests, plain libgfapi and VirtCache in turns, done%n",
+                        "  1 unmeasured warm-up pair and %d pairs of %,d requests, plain libgfapi and VirtCache in turns,"
+                                + " done%n",
                         pairs, pairSegment.size());
             }
             for (Victim v : victims) {
                 v.drainAndClose();
             }
-            for (int pair = 0; pair < readvRounds; pair++) {
-                if (pair % 2 == 0) {
-                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS));
-                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS));
-                } else {
-                    readvOff.add(FioReadv.run(logs, "/readv.img", READV_SECONDS));
-                    readvOn.add(FioReadv.run(disks, "/readv.img", READV_SECONDS));
-                }
-            }
-            if (readvRounds > 0) {
-                System.out.printf("  %d pairs of fio readv, translator on and off in turns, done%n", readvRounds);
+            if (readvRounds > 0 || readvTogether > 0) {
+                readvProfile = readv(readvOn, readvOff, togetherOn, togetherOff);
             }
         }
         System.out.println("load average at end: " + loadAverage());
@@ -451,8 +463,9 @@ public final class VirtCacheBench implements Callable<Integer> {
                 times((double) interfered.get(VIRTCACHE).percentile(90)
                         / interfered.get(PLAIN).percentile(90)));
         printDetector(detector);
-        printReadv(readvOn, readvOff);
-        printTargets(overheadRatios, readvOn, readvOff);
+        printReadv(readvOn, readvOff, "in turns", null);
+        printReadv(togetherOn, togetherOff, "at once (both jobs in one fio process)", readvProfile);
+        printTargets(overheadRatios, readvOn, readvOff, togetherOn, togetherOff);
         return 0;
     }
 
@@ -551,18 +564,20 @@ public final class VirtCacheBench implements Callable<Integer> {
 
     /** The two at-most-5% targets, each decided by the bootstrap interval of its median paired ratio. */
     private void printTargets(
-            List<Double> overheadRatios, List<FioReadv.Result> readvOn, List<FioReadv.Result> readvOff) {
-        List<Double> readvRatios = new ArrayList<>();
-        for (int i = 0; i < readvOn.size(); i++) {
-            readvRatios.add(readvOn.get(i).iops() / readvOff.get(i).iops());
-        }
-        if (overheadRatios.size() < 2 && readvRatios.size() < 2) {
+            List<Double> overheadRatios,
+            List<FioReadv.Result> readvOn,
+            List<FioReadv.Result> readvOff,
+            List<FioReadv.Result> togetherOn,
+            List<FioReadv.Result> togetherOff) {
+        List<Double> readvRatios = ratios(readvOn, readvOff);
+        List<Double> togetherRatios = ratios(togetherOn, togetherOff);
+        if (overheadRatios.size() < 2 && readvRatios.size() < 2 && togetherRatios.size() < 2) {
             return;
         }
         System.out.println();
         System.out.printf(
-                "the at-most-5%% overhead targets, paired rounds in turns (A B, B A, ...) with the emulated servers"
-                        + " removed; median of the paired ratios of throughput, B over A, and its %.0f%% bootstrap"
+                "the at-most-5%% overhead targets, paired rounds in turns (A B, B A, ...) or, where the row says"
+                        + " so, both at once, with the emulated servers removed; median of the paired ratios of throughput, B over A, and its %.0f%% bootstrap"
                         + " interval (%,d resamples of the pairs); met if the whole interval is at or above %.2f, not"
                         + " met if it is below, undecided if it straddles %.2f:%n",
                 100 * CONFIDENCE, PairedRatios.RESAMPLES, OVERHEAD_FLOOR, OVERHEAD_FLOOR);
@@ -580,6 +595,21 @@ public final class VirtCacheBench implements Callable<Integer> {
                     "translator on (B) vs off (A), fio readv reads/s, " + READV_SECONDS + " s per run",
                     PairedRatios.of(readvRatios, CONFIDENCE, 2)));
         }
+        if (togetherRatios.size() >= 2) {
+            System.out.println(target(
+                    "translator on (B) vs off (A), fio readv reads/s, both jobs at once, " + READV_SECONDS
+                            + " s per run",
+                    PairedRatios.of(togetherRatios, CONFIDENCE, 3)));
+        }
+    }
+
+    /** Each pair's reads/s, on over off. */
+    private static List<Double> ratios(List<FioReadv.Result> on, List<FioReadv.Result> off) {
+        List<Double> r = new ArrayList<>();
+        for (int i = 0; i < on.size(); i++) {
+            r.add(on.get(i).iops() / off.get(i).iops());
+        }
+        return r;
     }
 
     private static String target(String what, PairedRatios p) {
@@ -603,12 +633,15 @@ public final class VirtCacheBench implements Callable<Integer> {
     }
 
     /** The translator's cost on fio's readv: each round, and the ratios of the sums. */
-    private static void printReadv(List<FioReadv.Result> readvOn, List<FioReadv.Result> readvOff) {
+    private static void printReadv(
+            List<FioReadv.Result> readvOn, List<FioReadv.Result> readvOff, String how, BrickProfile.Outcome profile) {
         if (readvOn.isEmpty()) {
+            printProfile(profile);
             return;
         }
         System.out.println();
-        System.out.println("translator on vs off, " + FioReadv.DESCRIPTION + ", " + READV_SECONDS + " s per run:");
+        System.out.println(
+                "translator on vs off " + how + ", " + FioReadv.DESCRIPTION + ", " + READV_SECONDS + " s per run:");
         System.out.println();
         System.out.println("| pair | reads/s on | reads/s off | p90 µs on | p90 µs off |");
         System.out.println("|---|---|---|---|---|");
@@ -626,8 +659,150 @@ public final class VirtCacheBench implements Callable<Integer> {
                 readvOff.stream().mapToDouble(FioReadv.Result::p90Micros).sum();
         System.out.println();
         System.out.printf(
-                "translator on vs off on fio readv: %.3f× the reads/s, %.3f× the p90%n",
-                iopsOn / iopsOff, p90On / p90Off);
+                "translator on vs off on fio readv %s: %.3f× the reads/s, %.3f× the p90%n",
+                how, iopsOn / iopsOff, p90On / p90Off);
+        double cpuOn = medianCpuPerRead(readvOn);
+        double cpuOff = medianCpuPerRead(readvOff);
+        System.out.printf(
+                "the brick's CPU per read (its threads' run time over a run, fio's connect and open included, / the"
+                        + " reads fio counted), median of the runs: %.1f µs on, %.1f µs off, %.3f× (%+.1f µs a read)%n",
+                cpuOn / 1000, cpuOff / 1000, cpuOn / cpuOff, (cpuOn - cpuOff) / 1000);
+        printProfile(profile);
+    }
+
+    private static void printProfile(BrickProfile.Outcome profile) {
+        if (profile == null) {
+            return;
+        }
+        if (profile.share() == null) {
+            System.out.println("the translator's share of its brick's CPU: not measured, " + profile.failure());
+            return;
+        }
+        TranslatorShare share = profile.share();
+        StringBuilder kinds = new StringBuilder();
+        share.byKind().forEach((kind, n) -> kinds.append(String.format(", %s %.2f%%", kind, share.percent(n))));
+        System.out.printf(
+                "the translator's share of its brick's CPU in one more readv run, of %d s (perf record --call-graph dwarf -F"
+                        + " %d on the brick; a sample is the translator's when it is the innermost translator on the"
+                        + " stack, libc, kernel and Gluster's allocator and logging counting for their caller):"
+                        + " virtcache.so and what it calls %.2f%% of %,d samples%s%n",
+                PROFILED_READV_SECONDS, BrickProfile.FREQUENCY, share.percent(), share.samples(), kinds);
+    }
+
+    /**
+     * The translator on vs off under fio readv, on two volumes made for it alike (fresh bricks on the same disk,
+     * the fixture's default options) but for the translator, with its default options, on one of them: pairs in
+     * turns, pairs at once, and one more run of the translator's volume with its brick under perf. Fills the lists
+     * and returns the profile.
+     */
+    private BrickProfile.Outcome readv(
+            List<FioReadv.Result> readvOn,
+            List<FioReadv.Result> readvOff,
+            List<FioReadv.Result> togetherOn,
+            List<FioReadv.Result> togetherOff)
+            throws IOException, InterruptedException {
+        BrickProfile.Outcome profile;
+        try (io.locus.gluster.fixture.GlusterVolume on = io.locus.gluster.fixture.GlusterVolume.builder(dir)
+                        .name("locus-vcbench-readv-on")
+                        .userTranslator(UserTranslator.abovePosix("virtcache", xlator))
+                        .start();
+                io.locus.gluster.fixture.GlusterVolume off = io.locus.gluster.fixture.GlusterVolume.builder(dir)
+                        .name("locus-vcbench-readv-off")
+                        .start()) {
+            long onPid = on.brickPids().get(0);
+            long offPid = off.brickPids().get(0);
+            LongSupplier onBrick = () -> CpuWait.of(onPid).runNanos();
+            LongSupplier offBrick = () -> CpuWait.of(offPid).runNanos();
+            // Unmeasured: fio lays each file out and both bricks open it and fill their caches on a first run.
+            FioReadv.run(on, "/readv.img", READV_SECONDS);
+            FioReadv.run(off, "/readv.img", READV_SECONDS);
+            // Each run starts once the previous one's reads are over, while that fio still shuts its engine down
+            // (seconds in glfs_fini, idle); results are collected in order, two runs behind.
+            ArrayDeque<PendingReadv> pending = new ArrayDeque<>();
+            try {
+                for (int pair = 0; pair < readvRounds; pair++) {
+                    for (int side = 0; side < 2; side++) {
+                        boolean translator = (side == 0) == (pair % 2 == 0);
+                        FioReadv.Run run = translator
+                                ? FioReadv.start(on, "/readv.img", READV_SECONDS, onBrick)
+                                : FioReadv.start(off, "/readv.img", READV_SECONDS, offBrick);
+                        pending.add(new PendingReadv(run, translator ? readvOn : readvOff));
+                        while (pending.size() > 2) {
+                            pending.poll().collect();
+                        }
+                    }
+                }
+                while (!pending.isEmpty()) {
+                    pending.poll().collect();
+                }
+            } finally {
+                pending.forEach(p -> p.run().close());
+            }
+            if (readvRounds > 0) {
+                System.out.printf(
+                        "  1 unmeasured warm-up pair and %d pairs of fio readv, translator on and off in turns, done%n",
+                        readvRounds);
+            }
+            // Both jobs in one fio process, the translator's first in every other pair; each pair starts once the
+            // previous one's reads are over, as above.
+            FioReadv.Run previous = null;
+            try {
+                for (int pair = 0; pair < readvTogether; pair++) {
+                    boolean onFirst = pair % 2 == 0;
+                    FioReadv.Run run = FioReadv.startTogether(
+                            onFirst ? List.of(on, off) : List.of(off, on),
+                            "/readv.img",
+                            READV_SECONDS,
+                            onFirst ? List.of(onBrick, offBrick) : List.of(offBrick, onBrick));
+                    if (previous != null) {
+                        collectTogether(previous, pair - 1, togetherOn, togetherOff);
+                    }
+                    previous = run;
+                }
+                if (previous != null) {
+                    collectTogether(previous, readvTogether - 1, togetherOn, togetherOff);
+                    previous = null;
+                }
+            } finally {
+                if (previous != null) {
+                    previous.close();
+                }
+            }
+            if (readvTogether > 0) {
+                System.out.printf("  %d pairs of fio readv jobs, translator on and off at once, done%n", readvTogether);
+            }
+            profile = BrickProfile.during(
+                    onPid, dir, "virtcache.so", () -> FioReadv.run(on, "/readv.img", PROFILED_READV_SECONDS));
+            System.out.printf(
+                    "  one more readv run of %d s with the translator on, its brick under perf record, done%n",
+                    PROFILED_READV_SECONDS);
+        }
+        return profile;
+    }
+
+    /** Waits for a pair of jobs run at once (the translator's first in even pairs) and files their results. */
+    private static void collectTogether(FioReadv.Run run, int pair, List<FioReadv.Result> on, List<FioReadv.Result> off)
+            throws IOException, InterruptedException {
+        try (run) {
+            List<FioReadv.Result> r = run.results();
+            on.add(r.get(pair % 2 == 0 ? 0 : 1));
+            off.add(r.get(pair % 2 == 0 ? 1 : 0));
+        }
+    }
+
+    /** A fio readv run whose reads are over, and the list its result goes to. */
+    private record PendingReadv(FioReadv.Run run, List<FioReadv.Result> into) {
+        void collect() throws IOException, InterruptedException {
+            try (FioReadv.Run r = run) {
+                into.add(r.result());
+            }
+        }
+    }
+
+    /** The median over runs of the brick's CPU nanoseconds per read; NaN if no run has it. */
+    private static double medianCpuPerRead(List<FioReadv.Result> runs) {
+        return DetectorRounds.median(
+                runs.stream().mapToDouble(FioReadv.Result::brickCpuNanosPerRead).toArray());
     }
 
     /**

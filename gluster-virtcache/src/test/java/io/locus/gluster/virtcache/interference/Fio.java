@@ -19,16 +19,15 @@ final class Fio {
     /** The command for job {@code name} on {@code file} (a path in the volume) with the job's own options. */
     static List<String> command(GlusterVolume volume, String name, String file, List<String> options)
             throws IOException {
-        Path tmp = HostProcess.privateTmp()
-                .orElse(volume.directory().resolve("tmp"))
-                .toAbsolutePath();
+        Path tmp = tmp(volume);
         Files.createDirectories(tmp);
+        // From /tmp, as files fio writes to its working directory (an exec_postrun's output) land there too.
         List<String> command = new ArrayList<>(List.of(
                 "unshare",
                 "--mount",
                 "sh",
                 "-c",
-                "mount --bind \"$0\" /tmp && exec \"$@\"",
+                "mount --bind \"$0\" /tmp && cd /tmp && exec \"$@\"",
                 tmp.toString(),
                 "fio",
                 "--name=" + name,
@@ -38,6 +37,13 @@ final class Fio {
                 "--filename=" + file.substring(1)));
         command.addAll(options);
         return command;
+    }
+
+    /** The directory fio sees as /tmp. */
+    static Path tmp(GlusterVolume volume) {
+        return HostProcess.privateTmp()
+                .orElse(volume.directory().resolve("tmp"))
+                .toAbsolutePath();
     }
 
     /** The last 20 lines of a log. */
