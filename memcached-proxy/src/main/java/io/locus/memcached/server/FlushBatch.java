@@ -4,6 +4,8 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The client connections of one I/O thread that were written to outside their own read (a backend's reply completed
@@ -12,6 +14,7 @@ import java.util.List;
  * client connection. Confined to its I/O thread.
  */
 final class FlushBatch implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(FlushBatch.class);
     private static final FastThreadLocal<FlushBatch> OF_THREAD = new FastThreadLocal<>() {
         @Override
         protected FlushBatch initialValue() {
@@ -56,8 +59,13 @@ final class FlushBatch implements Runnable {
     @Override
     public void run() {
         // A flush may queue more (a drained connection admits waiting requests); they are flushed in this run too.
+        // One connection's failure must not leave the others unflushed, or the batch unable to schedule again.
         for (int i = 0; i < queued.size(); i++) {
-            queued.get(i).flushQueued();
+            try {
+                queued.get(i).flushQueued();
+            } catch (RuntimeException e) {
+                LOG.warn("flushing replies: {}", e.toString());
+            }
         }
         queued.clear();
         scheduled = false;
