@@ -111,6 +111,9 @@ public final class KetamaRing {
 
     /** The index (into {@link #servers()}) of the server that owns {@code key}. */
     public int serverFor(byte[] key) {
+        if (servers.size() == 1) {
+            return 0; // every point is the one server's: no hash needed to find it
+        }
         long hash = fnv1a64(key) & 0xFFFFFFFFL;
         int lo = 0;
         int hi = values.length;

@@ -1,6 +1,5 @@
 package io.locus.memcached.cache;
 
-import java.util.HashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -21,7 +20,7 @@ final class CachePartition {
     private final DeadlineClasses classes;
     private final TenantSlots slots;
     private final DeadlineCacheConfig config;
-    private final HashMap<ByteKey, Entry> map = new HashMap<>();
+    private final KeyTable index = new KeyTable();
     private final LruQueue[][] queues;
     private long usedBytes;
     private final long[] bytesBySlot;
@@ -67,7 +66,7 @@ final class CachePartition {
     int itemCount() {
         lock.lock();
         try {
-            return map.size();
+            return index.size();
         } finally {
             lock.unlock();
         }
@@ -96,7 +95,7 @@ final class CachePartition {
 
     /** The entry of a hit, marked most recently used, or null on a miss; counts either. Caller holds the lock. */
     private Entry hit(ByteKey key, long deadlineNanos, int requesterSlot, long nowNanos) {
-        Entry e = map.get(key);
+        Entry e = index.get(key);
         if (e == null) {
             misses[requesterSlot]++;
             return null;
@@ -138,7 +137,7 @@ final class CachePartition {
         long size = DeadlineCache.sizeOf(key.bytes().length, value.length);
         lock.lock();
         try {
-            Entry old = map.get(key);
+            Entry old = index.get(key);
             if (old != null) {
                 if (!overwrite && !old.expired(nowNanos)) {
                     return false;
@@ -163,7 +162,7 @@ final class CachePartition {
             long expiresAt = expiryOf(ttlNanos, nowNanos);
             int q = classes.classOf(deadlineNanos);
             Entry e = new Entry(key, value, clientFlags, casUnique, size, slot, expiresAt, deadlineNanos, q, nowNanos);
-            map.put(key, e);
+            index.add(e);
             queues[slot][q].addTail(e);
             usedBytes += size;
             bytesBySlot[slot] += size;
@@ -184,7 +183,7 @@ final class CachePartition {
     boolean touch(ByteKey key, long ttlNanos, long nowNanos) {
         lock.lock();
         try {
-            Entry e = map.get(key);
+            Entry e = index.get(key);
             if (e == null) {
                 return false;
             }
@@ -203,7 +202,7 @@ final class CachePartition {
     boolean invalidate(ByteKey key) {
         lock.lock();
         try {
-            Entry e = map.get(key);
+            Entry e = index.get(key);
             if (e == null) {
                 return false;
             }
@@ -217,7 +216,7 @@ final class CachePartition {
     void clear() {
         lock.lock();
         try {
-            map.clear();
+            index.clear();
             for (LruQueue[] row : queues) {
                 for (LruQueue q : row) {
                     q.clear();
@@ -253,7 +252,7 @@ final class CachePartition {
     }
 
     private void remove(Entry e) {
-        map.remove(e.key());
+        index.remove(e);
         queues[e.slot()][e.deadlineClass()].unlink(e);
         usedBytes -= e.sizeBytes();
         bytesBySlot[e.slot()] -= e.sizeBytes();

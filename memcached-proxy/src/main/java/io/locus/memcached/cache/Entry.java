@@ -1,11 +1,12 @@
 package io.locus.memcached.cache;
 
 /**
- * One cached item and its intrusive links in the LRU queue of its (tenant slot, deadline class). Mutated only under
- * the lock of the partition that holds it.
+ * One cached item, its intrusive links in the LRU queue of its (tenant slot, deadline class) and its link in the
+ * partition's {@link KeyTable}. Mutated only under the lock of the partition that holds it.
  */
 final class Entry {
-    private final ByteKey key;
+    private final byte[] key;
+    private final int hash;
     private final byte[] value;
     private final int clientFlags;
     private final long casUnique;
@@ -17,6 +18,8 @@ final class Entry {
     private long lastAccessNanos;
     private Entry prev;
     private Entry next;
+    /** The next entry in the same {@link KeyTable} bucket; the table's own link. */
+    private Entry hashNext;
 
     Entry(
             ByteKey key,
@@ -29,7 +32,8 @@ final class Entry {
             long deadlineNanos,
             int deadlineClass,
             long lastAccessNanos) {
-        this.key = key;
+        this.key = key.bytes();
+        this.hash = key.hashCode();
         this.value = value;
         this.clientFlags = clientFlags;
         this.casUnique = casUnique;
@@ -41,8 +45,19 @@ final class Entry {
         this.lastAccessNanos = lastAccessNanos;
     }
 
-    ByteKey key() {
+    /** The key's bytes as the client sent them. */
+    byte[] keyBytes() {
         return key;
+    }
+
+    /** The key's {@link ByteKey#hashCode}. */
+    int hash() {
+        return hash;
+    }
+
+    /** The key as text, for messages only. */
+    String key() {
+        return new ByteKey(key).toString();
     }
 
     byte[] value() {
@@ -106,8 +121,7 @@ final class Entry {
     }
 
     CachedItem snapshot(String tenant) {
-        return new CachedItem(
-                key.bytes(), value, clientFlags, casUnique, expiresAtNanos, deadlineNanos, deadlineClass, tenant);
+        return new CachedItem(key, value, clientFlags, casUnique, expiresAtNanos, deadlineNanos, deadlineClass, tenant);
     }
 
     // The links belong to LruQueue, which keeps the queue's ends.
@@ -139,5 +153,13 @@ final class Entry {
         }
         prev = null;
         next = null;
+    }
+
+    Entry hashNext() {
+        return hashNext;
+    }
+
+    void hashNext(Entry next) {
+        hashNext = next;
     }
 }

@@ -8,7 +8,7 @@ import io.locus.memcached.cache.DeadlineCache;
 import io.locus.memcached.cache.HitReader;
 import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
-import io.locus.memcached.protocol.ReplyWriter;
+import io.locus.memcached.protocol.ValueReplyEncoder;
 import io.locus.memcached.schedule.RejectReason;
 import io.locus.memcached.stats.ProxyStats;
 import io.locus.memcached.stats.TenantMetrics;
@@ -246,6 +246,7 @@ final class CachedReads {
      * line) and the cached value.
      */
     private final class ValueReply implements HitReader<ByteBuf> {
+        private final ValueReplyEncoder encoder = new ValueReplyEncoder();
         private byte[] key;
 
         ValueReply forKey(byte[] key) {
@@ -255,7 +256,7 @@ final class CachedReads {
 
         @Override
         public ByteBuf read(byte[] value, int clientFlags) {
-            return ReplyWriter.value(alloc, key, clientFlags, value);
+            return encoder.value(alloc, key, clientFlags, value);
         }
     }
 }

@@ -47,6 +47,9 @@ final class ConnectionOrder {
 
     /** Whether {@link #deferred} would defer a request now (asked first, so a request that may run allocates nothing). */
     boolean mustDefer(long connectionId, boolean bypass) {
+        if (connections.isEmpty()) {
+            return false; // the usual case, decided without boxing the id or a lookup
+        }
         Connection c = connections.get(connectionId);
         return c != null && (!c.deferred.isEmpty() || (bypass && c.queued > 0));
     }

@@ -118,6 +118,11 @@ final class CommandLine {
         return Tokens.parseLength(wrapped, bounds[2 * i + 2], bounds[2 * i + 3]);
     }
 
+    /** The line's bytes as copied (valid up to the line's length, until the next line). */
+    byte[] bytes() {
+        return text;
+    }
+
     /** Where each argument starts and ends, relative to the line's first byte, for the request to keep. */
     int[] argBounds() {
         return Arrays.copyOfRange(bounds, 2, 2 * count);

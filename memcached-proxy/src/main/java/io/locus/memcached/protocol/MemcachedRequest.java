@@ -6,6 +6,7 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.util.AbstractReferenceCounted;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -157,6 +158,17 @@ public final class MemcachedRequest extends AbstractReferenceCounted implements 
             case GAT, GATS -> Math.max(0, n - 1);
             default -> Math.min(n, 1);
         };
+    }
+
+    /**
+     * Takes the first key's bytes from the decoder's copy of the line ({@code lineText}, indexed like {@link #line}),
+     * where they cost an array copy instead of another read of the line's (direct) buffer.
+     */
+    void firstKeyFrom(byte[] lineText) {
+        if (keyCount() > 0) {
+            int t = firstKeyToken();
+            firstKey = Arrays.copyOfRange(lineText, tokens[2 * t], tokens[2 * t + 1]);
+        }
     }
 
     /** Key {@code i}'s bytes, a new array (the first key's is made once); the proxy's cache and ring key on these. */

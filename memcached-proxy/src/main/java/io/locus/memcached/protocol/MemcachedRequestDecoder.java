@@ -233,7 +233,9 @@ public final class MemcachedRequestDecoder extends ByteToMessageDecoder {
     /** The request for the line being parsed: its bytes retained from the cumulation, its token offsets. */
     private MemcachedRequest request(Command command, boolean quiet) {
         ByteBuf line = lineSource.retainedSlice(lineStart, lineBytes);
-        return new MemcachedRequest(command, line, tokens.argBounds(), null, quiet, lineVerbatim);
+        MemcachedRequest r = new MemcachedRequest(command, line, tokens.argBounds(), null, quiet, lineVerbatim);
+        r.firstKeyFrom(tokens.bytes());
+        return r;
     }
 
     private DecodedRequest retrieval(Command command, int args, int firstKey) {

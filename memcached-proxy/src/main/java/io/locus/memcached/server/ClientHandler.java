@@ -69,6 +69,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private boolean closed;
     private boolean paused;
     private boolean inputShutdown;
+    private ReplyFlush flush;
 
     ClientHandler(ConnectionShared shared, Listener listener) {
         this.shared = shared;
@@ -80,6 +81,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.handler = shared.handlers().apply(ctx.channel().eventLoop());
+        this.flush = new ReplyFlush(ctx);
         shared.stats().increment(ProxyStats.Counter.CURR_CONNECTIONS);
         shared.stats().increment(ProxyStats.Counter.TOTAL_CONNECTIONS);
         ctx.fireChannelActive();
@@ -122,6 +124,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        flush.readStarted();
         if (!waiting.isEmpty() || !mayDispatch()) {
             waiting.add(msg);
         } else {
@@ -130,8 +133,16 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         updateReading();
     }
 
+    /** The read ends: what its requests wrote leaves in one write. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        flush.readEnded();
+        ctx.fireChannelReadComplete();
+    }
+
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        flush.writabilityChanged();
         admitWaiting();
         updateReading();
         ctx.fireChannelWritabilityChanged();
@@ -304,7 +315,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             }
         }
         if (wrote) {
-            ctx.flush();
+            flush.wrote();
         }
         admitWaiting();
         updateReading();

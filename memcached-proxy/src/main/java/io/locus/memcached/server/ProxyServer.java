@@ -1,6 +1,5 @@
 package io.locus.memcached.server;
 
-import io.locus.memcached.backend.BackendConnection;
 import io.locus.memcached.backend.BackendPool;
 import io.locus.memcached.backend.KetamaRing;
 import io.locus.memcached.backend.PassThroughHandler;
@@ -30,7 +29,6 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -157,12 +155,9 @@ public final class ProxyServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            // Replies completed in one backend read leave in one write system call.
-                            ch.pipeline()
-                                    .addLast(
-                                            new FlushConsolidationHandler(BackendConnection.FLUSH_AFTER, true),
-                                            new MemcachedRequestDecoder(limits),
-                                            new ClientHandler(shared, l));
+                            // Replies leave once per read, and those completed in one backend read in one write system
+                            // call (ClientHandler, FlushBatch).
+                            ch.pipeline().addLast(new MemcachedRequestDecoder(limits), new ClientHandler(shared, l));
                         }
                     });
             try {

@@ -58,4 +58,12 @@ class KetamaRingTest {
                 assertThrows(IllegalArgumentException.class, () -> new KetamaRing(List.of()))
                         .getMessage());
     }
+
+    @Test
+    void oneServer_ownsEveryKey() {
+        KetamaRing ring = new KetamaRing(List.of(new KetamaRing.Server("127.0.0.1", 20000, 3, null)));
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(0, ring.serverFor(("key-" + i).getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        }
+    }
 }

@@ -33,4 +33,25 @@ class ByteKeyTest {
         assertFalse(key("x__dlp:").startsWith(prefix));
         assertEquals("a\u00ff\u0080 b", key("a\u00ff\u0080 b").toString());
     }
+
+    @Test
+    void hash_everyBytePositionCounts_andLowBitsSpreadKeysOverPartitions() {
+        byte[] base = new byte[64];
+        java.util.Arrays.fill(base, (byte) 'k');
+        java.util.Set<Integer> hashes = new java.util.HashSet<>();
+        for (int i = 0; i < base.length; i++) {
+            byte[] b = base.clone();
+            b[i] = 'j';
+            hashes.add(new ByteKey(b).hashCode());
+            hashes.add(new ByteKey(java.util.Arrays.copyOf(base, i + 1)).hashCode());
+        }
+        assertEquals(128, hashes.size());
+        int[] partitions = new int[4];
+        for (int i = 0; i < 40_000; i++) {
+            partitions[Math.floorMod(key("memtier-" + i).hashCode(), partitions.length)]++;
+        }
+        for (int p : partitions) {
+            assertTrue(p > 9_500 && p < 10_500, java.util.Arrays.toString(partitions));
+        }
+    }
 }
