@@ -34,7 +34,7 @@ public final class BackendConnection {
     public static final String UNAVAILABLE = "SERVER_ERROR backend unavailable";
     static final String TIMEOUT = "SERVER_ERROR backend timeout";
     /** Explicit flushes a {@link FlushConsolidationHandler} may hold back before it writes anyway. */
-    public static final int FLUSH_AFTER = 256;
+    private static final int FLUSH_AFTER = 256;
 
     /** Where a connect succeeds or fails: the backend this connection is one of. */
     interface Health {
