@@ -124,20 +124,12 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        flush.readStarted();
         if (!waiting.isEmpty() || !mayDispatch()) {
             waiting.add(msg);
         } else {
             accept(msg);
         }
         updateReading();
-    }
-
-    /** The read ends: what its requests wrote leaves in one write. */
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        flush.readEnded();
-        ctx.fireChannelReadComplete();
     }
 
     @Override

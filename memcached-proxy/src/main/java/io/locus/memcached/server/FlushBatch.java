@@ -8,10 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The client connections of one I/O thread that were written to outside their own read (a backend's reply completed
- * their request), flushed together by one task once the thread has handled everything that woke it: the replies that
- * one backend read completes leave in one write system call per client, and the batch costs one task, not one per
- * client connection. Confined to its I/O thread.
+ * The client connections of one I/O thread with replies written, flushed together by one task once the thread has
+ * handled everything that woke it (the reads of all ready connections, or a backend read that completed many
+ * requests): each client gets one write system call per turn, the replies of all of them leave together
+ * ({@link ReplyFlush} says why), and the batch costs one task, not one per client connection. Confined to its I/O
+ * thread.
  */
 final class FlushBatch implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(FlushBatch.class);

@@ -3,20 +3,24 @@ package io.locus.memcached.server;
 import io.netty.channel.ChannelHandlerContext;
 
 /**
- * When one client connection's written replies are flushed: those written during a read of the connection when the
- * read ends (or after {@link #FLUSH_AFTER} of them), the others, completed by backend replies, once the I/O thread is
- * done with what woke it ({@link FlushBatch}), so the replies that one backend read completes leave in one write
- * system call. Unflushed replies count against the connection's write-buffer high-water mark, so they are flushed at
- * once when the connection stops being writable. Confined to the connection's event loop.
+ * When one client connection's written replies are flushed: once the I/O thread is done with what woke it
+ * ({@link FlushBatch}), together with every other connection's, or at once after {@link #FLUSH_AFTER} of them or when
+ * the connection stops being writable (unflushed replies count against its write-buffer high-water mark). Confined to
+ * the connection's event loop.
+ *
+ * <p>Why not at the end of each connection's read: a client that waits on its replies (memcaslap, or any closed-loop
+ * client with many connections) then gets them one connection at a time, runs out of work between two, and goes to
+ * sleep in its {@code epoll_wait}; the proxy's next {@code send} has to wake it, and in the kernel that wake-up is the
+ * sender's cost. Replies that leave together, after all the ready connections are read, wake such a client once per
+ * turn of the event loop instead of up to once per reply. A turn handles what one {@code epoll_wait} returned, so a
+ * reply waits at most for the other ready connections' requests.
  */
 final class ReplyFlush implements FlushBatch.Flushable {
-    /** Replies written during one read beyond which they are flushed before the read ends. */
+    /** Unflushed replies beyond which they are flushed before the turn ends. */
     static final int FLUSH_AFTER = 256;
 
     private final ChannelHandlerContext ctx;
     private final FlushBatch batch;
-    /** Between a read's first request and its end. */
-    private boolean reading;
     /** Writes not flushed yet. */
     private int unflushed;
     /** Whether this connection waits in {@link #batch}. */
@@ -27,22 +31,11 @@ final class ReplyFlush implements FlushBatch.Flushable {
         this.batch = FlushBatch.of(ctx.channel().eventLoop());
     }
 
-    void readStarted() {
-        reading = true;
-    }
-
-    void readEnded() {
-        reading = false;
-        if (unflushed > 0 && !queued) {
-            flushNow();
-        }
-    }
-
     /** Replies were written to {@link #ctx}. */
     void wrote() {
         if (++unflushed >= FLUSH_AFTER || !ctx.channel().isWritable()) {
             flushNow();
-        } else if (!reading && !queued) {
+        } else if (!queued) {
             queued = true;
             batch.add(this);
         }

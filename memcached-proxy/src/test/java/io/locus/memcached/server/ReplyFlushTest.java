@@ -7,20 +7,35 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Replies leave once per read, or once per turn of the event loop when a backend completed them. */
+/** Replies leave once per turn of the event loop, or at once after 256 of them. */
 class ReplyFlushTest {
-    /** Counts the flushes that reach the socket's end of the pipeline. */
-    private static final class Flushes extends ChannelOutboundHandlerAdapter {
-        int count;
+    /**
+     * The socket's end of the pipeline: keeps the writes until a flush takes them. (It does not pass writes on, because
+     * an embedded channel runs its pending tasks, the flush batch among them, on every write that reaches it.)
+     */
+    private static final class Wire extends ChannelOutboundHandlerAdapter {
+        final List<String> unflushed = new ArrayList<>();
+        final List<String> flushes = new ArrayList<>();
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            ByteBuf b = (ByteBuf) msg;
+            unflushed.add(b.toString(StandardCharsets.ISO_8859_1));
+            b.release();
+            promise.trySuccess();
+        }
 
         @Override
         public void flush(ChannelHandlerContext ctx) {
-            count++;
-            ctx.flush();
+            flushes.add(String.join("|", unflushed));
+            unflushed.clear();
         }
     }
 
@@ -29,57 +44,45 @@ class ReplyFlushTest {
         flush.wrote();
     }
 
-    /** The flushed writes, one string per message. */
-    private static String flushed(EmbeddedChannel ch) {
-        StringBuilder sb = new StringBuilder();
-        ByteBuf b;
-        while ((b = ch.readOutbound()) != null) {
-            sb.append(b.toString(StandardCharsets.ISO_8859_1)).append('|');
-            b.release();
-        }
-        return sb.toString();
-    }
-
     @Test
-    void repliesOfARead_leaveInOneFlushWhenItEnds_othersWhenTheLoopsTaskRuns() {
-        Flushes flushes = new Flushes();
-        EmbeddedChannel ch = new EmbeddedChannel(flushes, new ChannelInboundHandlerAdapter());
+    void replies_leaveInOneFlushWhenTheLoopsTaskRuns() {
+        Wire wire = new Wire();
+        EmbeddedChannel ch = new EmbeddedChannel(wire, new ChannelInboundHandlerAdapter());
         ChannelHandlerContext ctx = ch.pipeline().lastContext();
         ReplyFlush flush = new ReplyFlush(ctx);
 
-        flush.readStarted();
         write(ctx, flush, "a");
         write(ctx, flush, "b");
-        assertEquals(0, flushes.count);
-        flush.readEnded();
-        assertEquals(1, flushes.count);
-        assertEquals("a|b|", flushed(ch));
+        assertEquals(List.of(), wire.flushes, "replies wait for the loop's task");
+        ch.runPendingTasks();
+        assertEquals(List.of("a|b"), wire.flushes);
 
         write(ctx, flush, "c");
-        assertEquals(1, flushes.count, "a reply completed outside a read waits for the loop's task");
+        assertEquals(1, wire.flushes.size());
         ch.runPendingTasks();
-        assertEquals(2, flushes.count);
-        assertEquals("c|", flushed(ch));
+        assertEquals(List.of("a|b", "c"), wire.flushes);
         ch.runPendingTasks();
-        assertEquals(2, flushes.count, "nothing left to flush");
+        assertEquals(2, wire.flushes.size(), "nothing left to flush");
         ch.finishAndReleaseAll();
     }
 
     @Test
-    void aLongRead_isFlushedEvery256Replies() {
-        EmbeddedChannel ch = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
+    void manyReplies_areFlushedEvery256_beforeTheTaskRuns() {
+        Wire wire = new Wire();
+        EmbeddedChannel ch = new EmbeddedChannel(wire, new ChannelInboundHandlerAdapter());
         ChannelHandlerContext ctx = ch.pipeline().lastContext();
         ReplyFlush flush = new ReplyFlush(ctx);
-        flush.readStarted();
         for (int i = 0; i < ReplyFlush.FLUSH_AFTER - 1; i++) {
             write(ctx, flush, "x");
         }
-        assertEquals("", flushed(ch));
+        assertEquals(List.of(), wire.flushes);
         write(ctx, flush, "y");
-        assertEquals(ReplyFlush.FLUSH_AFTER, flushed(ch).split("\\|").length);
+        assertEquals(1, wire.flushes.size());
+        assertEquals(ReplyFlush.FLUSH_AFTER, wire.flushes.get(0).split("\\|").length);
         write(ctx, flush, "z");
-        flush.readEnded();
-        assertEquals("z|", flushed(ch));
+        assertEquals(1, wire.flushes.size());
+        ch.runPendingTasks();
+        assertEquals("z", wire.flushes.get(1));
         ch.finishAndReleaseAll();
     }
 }
