@@ -155,8 +155,8 @@ public final class ProxyServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            // Replies leave once per read, and those completed in one backend read in one write system
-                            // call (ClientHandler, FlushBatch).
+                            // A connection's replies leave once per turn of its I/O thread, in one write system call
+                            // (ReplyFlush, FlushBatch).
                             ch.pipeline().addLast(new MemcachedRequestDecoder(limits), new ClientHandler(shared, l));
                         }
                     });

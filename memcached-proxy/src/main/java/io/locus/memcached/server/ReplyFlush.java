@@ -13,7 +13,7 @@ import io.netty.channel.ChannelHandlerContext;
  * sleep in its {@code epoll_wait}; the proxy's next {@code send} has to wake it, and in the kernel that wake-up is the
  * sender's cost. Replies that leave together, after all the ready connections are read, wake such a client once per
  * turn of the event loop instead of up to once per reply. A turn handles what one {@code epoll_wait} returned, so a
- * reply waits at most for the other ready connections' requests.
+ * reply waits at most for the rest of that: the other ready connections' reads and backend replies.
  */
 final class ReplyFlush implements FlushBatch.Flushable {
     /** Unflushed replies beyond which they are flushed before the turn ends. */

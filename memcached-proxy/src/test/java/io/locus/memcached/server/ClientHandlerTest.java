@@ -36,8 +36,21 @@ class ClientHandlerTest {
         }
     }
 
+    private static ClientHandler clientHandler(RequestHandler handler) {
+        ConnectionShared shared = new ConnectionShared(
+                new TenantResolver(TenantPolicy.defaults()),
+                null,
+                new ProxyStats(),
+                "1.6.0",
+                1,
+                1024,
+                loop -> handler,
+                loop -> null);
+        return new ClientHandler(shared, new Listener("127.0.0.1", 0, null, null));
+    }
+
     static String drainOutbound(EmbeddedChannel ch) {
-        ch.runPendingTasks(); // replies completed outside a read are flushed by a task of the event loop
+        ch.runPendingTasks(); // replies are flushed by a task of the event loop (ReplyFlush)
         StringBuilder sb = new StringBuilder();
         ByteBuf b;
         while ((b = ch.readOutbound()) != null) {
@@ -51,18 +64,8 @@ class ClientHandlerTest {
     void repliesCompletedOutOfOrder_areWrittenInRequestOrder() {
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
         HoldingHandler handler = new HoldingHandler();
-        ConnectionShared shared = new ConnectionShared(
-                new TenantResolver(TenantPolicy.defaults()),
-                null,
-                new ProxyStats(),
-                "1.6.0",
-                1,
-                1024,
-                loop -> handler,
-                loop -> null);
-        EmbeddedChannel ch = new EmbeddedChannel(
-                new MemcachedRequestDecoder(ProtocolLimits.DEFAULTS),
-                new ClientHandler(shared, new Listener("127.0.0.1", 0, null, null)));
+        EmbeddedChannel ch =
+                new EmbeddedChannel(new MemcachedRequestDecoder(ProtocolLimits.DEFAULTS), clientHandler(handler));
         ch.writeInbound(Unpooled.copiedBuffer(
                 "get a\r\nmn\r\nget b\r\nbogus\r\nset c 0 0 1 noreply\r\nx\r\nget d\r\n", StandardCharsets.ISO_8859_1));
         assertEquals(List.of("a", "b", "c", "d"), handler.keys);
@@ -80,24 +83,30 @@ class ClientHandlerTest {
     @Test
     void quit_closesAfterEarlierReplies_andLaterRepliesAreReleased() {
         HoldingHandler handler = new HoldingHandler();
-        ConnectionShared shared = new ConnectionShared(
-                new TenantResolver(TenantPolicy.defaults()),
-                null,
-                new ProxyStats(),
-                "1.6.0",
-                1,
-                1024,
-                loop -> handler,
-                loop -> null);
-        EmbeddedChannel ch = new EmbeddedChannel(
-                new MemcachedRequestDecoder(ProtocolLimits.DEFAULTS),
-                new ClientHandler(shared, new Listener("127.0.0.1", 0, null, null)));
+        EmbeddedChannel ch =
+                new EmbeddedChannel(new MemcachedRequestDecoder(ProtocolLimits.DEFAULTS), clientHandler(handler));
         ch.writeInbound(Unpooled.copiedBuffer("get a\r\nquit\r\nget b\r\n", StandardCharsets.ISO_8859_1));
         handler.held.get(0).completeLine("A");
         ch.runPendingTasks();
         assertEquals("A\r\n", drainOutbound(ch));
         assertFalse(ch.isOpen(), "quit closes the connection");
         handler.held.get(1).complete(Unpooled.copiedBuffer("late", StandardCharsets.US_ASCII)); // must be released
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void repliesAnsweredDuringARead_leaveWhenTheLoopsTaskRuns_notWhenTheReadEnds() {
+        ReplyFlushTest.Wire wire = new ReplyFlushTest.Wire();
+        EmbeddedChannel ch = new EmbeddedChannel(
+                wire, new MemcachedRequestDecoder(ProtocolLimits.DEFAULTS), clientHandler(new HoldingHandler()));
+        // Through the pipeline, not writeInbound, and without auto-read: an embedded channel runs its pending tasks at
+        // the end of writeInbound and in the read that auto-read asks for when a read completes.
+        ch.config().setAutoRead(false);
+        ch.pipeline().fireChannelRead(Unpooled.copiedBuffer("version\r\nmn\r\n", StandardCharsets.ISO_8859_1));
+        ch.pipeline().fireChannelReadComplete();
+        assertEquals(List.of(), wire.flushes, "the read's end flushes nothing; the other ready connections come first");
+        ch.runPendingTasks();
+        assertEquals(List.of("VERSION 1.6.0\r\n|MN\r\n"), wire.flushes);
         ch.finishAndReleaseAll();
     }
 }

@@ -20,7 +20,7 @@ class ReplyFlushTest {
      * The socket's end of the pipeline: keeps the writes until a flush takes them. (It does not pass writes on, because
      * an embedded channel runs its pending tasks, the flush batch among them, on every write that reaches it.)
      */
-    private static final class Wire extends ChannelOutboundHandlerAdapter {
+    static final class Wire extends ChannelOutboundHandlerAdapter {
         final List<String> unflushed = new ArrayList<>();
         final List<String> flushes = new ArrayList<>();
 
@@ -39,50 +39,51 @@ class ReplyFlushTest {
         }
     }
 
-    private static void write(ChannelHandlerContext ctx, ReplyFlush flush, String reply) {
-        ctx.write(Unpooled.copiedBuffer(reply, StandardCharsets.ISO_8859_1));
-        flush.wrote();
+    /** A connection's end of the pipeline with its {@link ReplyFlush}. */
+    private static final class Connection {
+        final Wire wire = new Wire();
+        final EmbeddedChannel ch = new EmbeddedChannel(wire, new ChannelInboundHandlerAdapter());
+        final ChannelHandlerContext ctx = ch.pipeline().lastContext();
+        final ReplyFlush flush = new ReplyFlush(ctx);
+
+        void write(String reply) {
+            ctx.write(Unpooled.copiedBuffer(reply, StandardCharsets.ISO_8859_1));
+            flush.wrote();
+        }
     }
 
     @Test
     void replies_leaveInOneFlushWhenTheLoopsTaskRuns() {
-        Wire wire = new Wire();
-        EmbeddedChannel ch = new EmbeddedChannel(wire, new ChannelInboundHandlerAdapter());
-        ChannelHandlerContext ctx = ch.pipeline().lastContext();
-        ReplyFlush flush = new ReplyFlush(ctx);
+        Connection c = new Connection();
+        c.write("a");
+        c.write("b");
+        assertEquals(List.of(), c.wire.flushes, "replies wait for the loop's task");
+        c.ch.runPendingTasks();
+        assertEquals(List.of("a|b"), c.wire.flushes);
 
-        write(ctx, flush, "a");
-        write(ctx, flush, "b");
-        assertEquals(List.of(), wire.flushes, "replies wait for the loop's task");
-        ch.runPendingTasks();
-        assertEquals(List.of("a|b"), wire.flushes);
-
-        write(ctx, flush, "c");
-        assertEquals(1, wire.flushes.size());
-        ch.runPendingTasks();
-        assertEquals(List.of("a|b", "c"), wire.flushes);
-        ch.runPendingTasks();
-        assertEquals(2, wire.flushes.size(), "nothing left to flush");
-        ch.finishAndReleaseAll();
+        c.write("c");
+        assertEquals(1, c.wire.flushes.size());
+        c.ch.runPendingTasks();
+        assertEquals(List.of("a|b", "c"), c.wire.flushes);
+        c.ch.runPendingTasks();
+        assertEquals(2, c.wire.flushes.size(), "nothing left to flush");
+        c.ch.finishAndReleaseAll();
     }
 
     @Test
     void manyReplies_areFlushedEvery256_beforeTheTaskRuns() {
-        Wire wire = new Wire();
-        EmbeddedChannel ch = new EmbeddedChannel(wire, new ChannelInboundHandlerAdapter());
-        ChannelHandlerContext ctx = ch.pipeline().lastContext();
-        ReplyFlush flush = new ReplyFlush(ctx);
+        Connection c = new Connection();
         for (int i = 0; i < ReplyFlush.FLUSH_AFTER - 1; i++) {
-            write(ctx, flush, "x");
+            c.write("x");
         }
-        assertEquals(List.of(), wire.flushes);
-        write(ctx, flush, "y");
-        assertEquals(1, wire.flushes.size());
-        assertEquals(ReplyFlush.FLUSH_AFTER, wire.flushes.get(0).split("\\|").length);
-        write(ctx, flush, "z");
-        assertEquals(1, wire.flushes.size());
-        ch.runPendingTasks();
-        assertEquals("z", wire.flushes.get(1));
-        ch.finishAndReleaseAll();
+        assertEquals(List.of(), c.wire.flushes);
+        c.write("y");
+        assertEquals(1, c.wire.flushes.size());
+        assertEquals(ReplyFlush.FLUSH_AFTER, c.wire.flushes.get(0).split("\\|").length);
+        c.write("z");
+        assertEquals(1, c.wire.flushes.size());
+        c.ch.runPendingTasks();
+        assertEquals("z", c.wire.flushes.get(1));
+        c.ch.finishAndReleaseAll();
     }
 }
