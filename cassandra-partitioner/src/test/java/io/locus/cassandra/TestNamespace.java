@@ -1,9 +1,11 @@
 package io.locus.cassandra;
 
-import io.locus.cassandra.cli.KeyFile;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
@@ -28,7 +30,15 @@ public final class TestNamespace {
                 if (in == null) {
                     throw new IllegalStateException("test resource " + RESOURCE + " is missing");
                 }
-                paths = List.copyOf(KeyFile.read(new GZIPInputStream(in)));
+                BufferedReader lines =
+                        new BufferedReader(new InputStreamReader(new GZIPInputStream(in), StandardCharsets.UTF_8));
+                List<String> read = new ArrayList<>();
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    if (!line.isEmpty()) {
+                        read.add(line);
+                    }
+                }
+                paths = List.copyOf(read);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

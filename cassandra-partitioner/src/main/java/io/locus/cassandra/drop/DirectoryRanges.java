@@ -11,7 +11,30 @@ public final class DirectoryRanges {
     private DirectoryRanges() {}
 
     /** An inclusive token interval. */
-    public record Interval(byte[] first, byte[] last) {}
+    public static final class Interval {
+        private final byte[] first;
+        private final byte[] last;
+
+        Interval(byte[] first, byte[] last) {
+            this.first = first;
+            this.last = last;
+        }
+
+        /** The interval's lowest token. */
+        public byte[] first() {
+            return first;
+        }
+
+        /** The interval's highest token. */
+        public byte[] last() {
+            return last;
+        }
+
+        @Override
+        public String toString() {
+            return "[" + TokenMath.toHex(first) + ", " + TokenMath.toHex(last) + "]";
+        }
+    }
 
     /**
      * The interval holding exactly the direct entries of {@code dir} (one readdir+stat), up to 16-bit sibling code

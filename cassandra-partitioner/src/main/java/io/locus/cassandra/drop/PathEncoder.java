@@ -75,7 +75,7 @@ public final class PathEncoder {
         // Direct (off-heap) buffer: the scans need an array; the per-thread scratch array avoids a garbage copy per
         // key. The returned token never refers to it.
         byte[] scratch = scratch(len);
-        key.get(key.position(), scratch, 0, len);
+        key.duplicate().get(scratch, 0, len);
         return encodePadded(scratch, len);
     }
 

@@ -6,7 +6,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Random;
 
 /**
@@ -20,7 +19,7 @@ public final class TokenMath {
     public static final BigInteger RING_SIZE = BigInteger.ONE.shiftLeft(8 * TOKEN_BYTES);
 
     private static final BigInteger MAX_VALUE = RING_SIZE.subtract(BigInteger.ONE);
-    private static final HexFormat HEX = HexFormat.of();
+    private static final char[] HEX_DIGITS = "0123456789abcdef".toCharArray();
 
     private TokenMath() {}
 
@@ -122,7 +121,12 @@ public final class TokenMath {
 
     /** 96 lower-case hex digits. */
     public static String toHex(byte[] token) {
-        return HEX.formatHex(token);
+        char[] hex = new char[2 * token.length];
+        for (int i = 0; i < token.length; i++) {
+            hex[2 * i] = HEX_DIGITS[(token[i] >> 4) & 0xF];
+            hex[2 * i + 1] = HEX_DIGITS[token[i] & 0xF];
+        }
+        return new String(hex);
     }
 
     /**
@@ -137,12 +141,27 @@ public final class TokenMath {
                     + " hex digits (expected: exactly " + 2 * TOKEN_BYTES + ", optionally prefixed by 0x)");
         }
         for (int i = 0; i < s.length(); i++) {
-            if (Character.digit(s.charAt(i), 16) < 0) {
+            if (hexValue(s.charAt(i)) < 0) {
                 throw new IllegalArgumentException("DROP token \"" + abbreviate(text) + "\" has non-hex character '"
                         + s.charAt(i) + "' at index " + i + " (expected: 0-9, a-f)");
             }
         }
-        return HEX.parseHex(s);
+        byte[] token = new byte[TOKEN_BYTES];
+        for (int i = 0; i < TOKEN_BYTES; i++) {
+            token[i] = (byte) (hexValue(s.charAt(2 * i)) << 4 | hexValue(s.charAt(2 * i + 1)));
+        }
+        return token;
+    }
+
+    /** 0-15 for an ASCII hex digit of either case, -1 for anything else (Character.digit also takes other scripts). */
+    private static int hexValue(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
     }
 
     /**
