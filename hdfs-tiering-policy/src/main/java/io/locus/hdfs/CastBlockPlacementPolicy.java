@@ -66,7 +66,7 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
     protected void configure(Configuration conf) {
         String root = conf.get(ROOT_KEY, ROOT_DEFAULT);
         String p = conf.get(PLAN_PATH_KEY);
-        if (p == null || p.isBlank()) {
+        if (p == null || p.trim().isEmpty()) {
             LOG.error("{} is not set: every block is placed by the default policy", PLAN_PATH_KEY);
             configErrors++;
             return;

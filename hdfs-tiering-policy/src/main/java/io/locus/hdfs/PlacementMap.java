@@ -3,6 +3,7 @@ package io.locus.hdfs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -13,7 +14,7 @@ import java.util.Map;
  * classpath has, so the NameNode needs nothing else.
  */
 final class PlacementMap {
-    static final PlacementMap EMPTY = new PlacementMap("/cast", Map.of(), Map.of());
+    static final PlacementMap EMPTY = new PlacementMap("/cast", Collections.emptyMap(), Collections.emptyMap());
 
     private final String root;
     private final Map<String, String> groupOfJob;
@@ -31,8 +32,7 @@ final class PlacementMap {
         try {
             plan = new ObjectMapper().readTree(json);
         } catch (IOException e) {
-            throw new IOException(
-                    "not valid JSON (" + e.getMessage().lines().findFirst().orElse("") + ")", e);
+            throw new IOException("not valid JSON (" + PlanWatch.firstLine(e.getMessage()) + ")", e);
         }
         if (plan == null
                 || !plan.isObject()

@@ -1,6 +1,8 @@
 package io.locus.hdfs;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.io.IOUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +74,7 @@ final class PlanWatch implements AutoCloseable {
         Path p = new Path(location);
         String scheme = p.toUri().getScheme();
         if (scheme == null || scheme.equals("file")) {
-            return new LocalFile(java.nio.file.Path.of(p.toUri().getPath()));
+            return new LocalFile(java.nio.file.Paths.get(p.toUri().getPath()));
         }
         return new HadoopFile(p, conf);
     }
@@ -95,7 +98,7 @@ final class PlanWatch implements AutoCloseable {
             return true;
         } catch (IOException | RuntimeException e) {
             map = PlacementMap.EMPTY;
-            String msg = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            String msg = firstLine(e.getMessage());
             if (!msg.equals(lastError)) {
                 lastError = msg;
                 errors++;
@@ -161,7 +164,22 @@ final class PlanWatch implements AutoCloseable {
         source.close();
     }
 
-    private record LocalFile(java.nio.file.Path file) implements Source {
+    /** The first line of an exception's message, "" for none: the rest is a stack of causes the log has anyway. */
+    static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int end = message.indexOf('\n');
+        return end < 0 ? message : message.substring(0, end);
+    }
+
+    private static final class LocalFile implements Source {
+        private final java.nio.file.Path file;
+
+        LocalFile(java.nio.file.Path file) {
+            this.file = file;
+        }
+
         @Override
         public Object version() throws IOException {
             return Files.getLastModifiedTime(file).toMillis() + "/" + Files.size(file);
@@ -169,7 +187,7 @@ final class PlanWatch implements AutoCloseable {
 
         @Override
         public String read() throws IOException {
-            return Files.readString(file, StandardCharsets.UTF_8);
+            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
         }
 
         @Override
@@ -199,7 +217,7 @@ final class PlanWatch implements AutoCloseable {
         public Object version() throws IOException {
             FileSystem f = fs();
             try {
-                if (f instanceof DistributedFileSystem d && !d.isFileClosed(path)) {
+                if (f instanceof DistributedFileSystem && !((DistributedFileSystem) f).isFileClosed(path)) {
                     return null; // still being written: look again next period
                 }
                 FileStatus s = f.getFileStatus(path);
@@ -214,8 +232,10 @@ final class PlanWatch implements AutoCloseable {
 
         @Override
         public String read() throws IOException {
-            try (var in = fs().open(path)) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            try (InputStream in = fs().open(path)) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                IOUtils.copyBytes(in, bytes, 64 * 1024, false);
+                return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
             }
         }
 

@@ -1,6 +1,7 @@
 package io.locus.hdfs;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +19,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 final class RegroupHints {
     private static final int MAX_ENTRIES = 10_000;
 
-    private final Map<String, String> groupOfReplicaSet = new LinkedHashMap<>(64, 0.75f, true) {
+    private final Map<String, String> groupOfReplicaSet = new LinkedHashMap<String, String>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
             return size() > MAX_ENTRIES;
@@ -32,7 +33,7 @@ final class RegroupHints {
             return; // a new block, not one getting more replicas
         }
         List<DatanodeStorageInfo> all = new ArrayList<>(existing);
-        all.addAll(List.of(chosen));
+        all.addAll(Arrays.asList(chosen));
         if (!all.stream().allMatch(s -> inGroup(s, group))) {
             groupOfReplicaSet.put(key(all), group);
         }
