@@ -1,10 +1,8 @@
 package io.locus.cassandra.cli;
 
-import java.io.PrintWriter;
+import io.locus.cli.BuildVersion;
+import io.locus.cli.ToolRunner;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -18,7 +16,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "locus-drop",
         mixinStandardHelpOptions = true,
-        version = "locus-drop 0.1.0",
+        versionProvider = BuildVersion.class,
         description = "Tools for the DROP partitioner (io.locus.cassandra.DropPartitioner).",
         subcommands = {PlanCommand.class, EvaluateCommand.class, RebalanceCommand.class})
 public final class DropCommand implements Runnable {
@@ -39,32 +37,6 @@ public final class DropCommand implements Runnable {
 
     /** Runs the CLI and returns its exit code (for tests and embedding). */
     public static int run(String... args) {
-        boolean json = List.of(args).contains("--json");
-        CommandLine cl = new CommandLine(new DropCommand());
-        cl.setExecutionExceptionHandler((e, line, parsed) -> {
-            String message = e.getMessage() != null ? e.getMessage() : e.toString();
-            line.getErr().println("locus-drop: " + message);
-            line.getErr().flush();
-            if (json) {
-                printError(line.getOut(), message, 1);
-            }
-            return 1;
-        });
-        CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
-        cl.setParameterExceptionHandler((e, arguments) -> {
-            int code = usage.handleParseException(e, arguments);
-            if (json) {
-                printError(e.getCommandLine().getOut(), e.getMessage(), code);
-            }
-            return code;
-        });
-        return cl.execute(args);
-    }
-
-    private static void printError(PrintWriter out, String message, int code) {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("error", message);
-        error.put("exitCode", code);
-        OutputOptions.printJson(out, error);
+        return ToolRunner.run(new CommandLine(new DropCommand()), "locus-drop", e -> 1, args);
     }
 }

@@ -2,6 +2,9 @@ package io.locus.cassandra.cli;
 
 import io.locus.cassandra.balance.Baselines;
 import io.locus.cassandra.balance.DropPlanner;
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
+import io.locus.cli.Progress;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -99,7 +102,7 @@ final class EvaluateCommand implements Callable<Integer> {
             reserved.put("owners", owners);
             root.put("reservedRegion", reserved);
             root.put("schemes", reports.stream().map(PlacementReport::toMap).toList());
-            OutputOptions.printJson(w, root);
+            JsonOutput.print(w, root);
             return 0;
         }
         w.printf(

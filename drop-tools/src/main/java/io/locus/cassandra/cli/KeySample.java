@@ -1,6 +1,7 @@
 package io.locus.cassandra.cli;
 
 import io.locus.cassandra.drop.PathEncoder;
+import io.locus.cli.Progress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

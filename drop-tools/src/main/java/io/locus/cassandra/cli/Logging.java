@@ -1,5 +1,6 @@
 package io.locus.cassandra.cli;
 
+import io.locus.cli.OutputOptions;
 import java.util.List;
 
 /**
@@ -16,15 +17,7 @@ final class Logging {
 
     /** Configures logging from the raw arguments, unless the user set {@code logback.configurationFile} already. */
     static void configure(List<String> args) {
-        int verbosity = 0;
-        for (String a : args) {
-            if (a.equals("--verbose")) {
-                verbosity++;
-            } else if (a.matches("-v+")) {
-                verbosity += a.length() - 1;
-            }
-        }
-        System.setProperty(LEVEL_PROPERTY, verbosity == 0 ? "WARN" : verbosity == 1 ? "INFO" : "DEBUG");
+        System.setProperty(LEVEL_PROPERTY, OutputOptions.logLevel(args));
         if (System.getProperty("logback.configurationFile") == null) {
             System.setProperty("logback.configurationFile", CONFIG);
         }

@@ -1,5 +1,6 @@
 package io.locus.cassandra.cli;
 
+import io.locus.cli.Progress;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -4,6 +4,8 @@ import io.locus.cassandra.balance.Baselines;
 import io.locus.cassandra.balance.DatacenterPlanner;
 import io.locus.cassandra.balance.DropPlanner;
 import io.locus.cassandra.drop.TokenMath;
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -135,7 +137,7 @@ final class PlanCommand implements Callable<Integer> {
             root.put("reservedShareFrom", first.reservedShareSampled() ? "sample" : "estimate");
             root.put("datacenters", perDc);
             root.put("nodes", perNode);
-            OutputOptions.printJson(w, root);
+            JsonOutput.print(w, root);
             return 0;
         }
         w.printf(

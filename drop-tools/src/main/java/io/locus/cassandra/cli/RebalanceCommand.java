@@ -19,6 +19,9 @@ import io.locus.cassandra.balance.NeighborAdjust;
 import io.locus.cassandra.balance.Vnode;
 import io.locus.cassandra.driver.DropDriver;
 import io.locus.cassandra.drop.TokenMath;
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
+import io.locus.cli.Progress;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -377,7 +380,7 @@ final class RebalanceCommand implements Callable<Integer> {
             if (after != null) {
                 root.put("after", summary(after));
             }
-            w.println(OutputOptions.toJson(root));
+            w.println(JsonOutput.line(root));
         } else if (after == null) {
             summarize(w, plan, "");
             if (plan.moves().isEmpty()) {

@@ -1,5 +1,8 @@
 package io.locus.hdfs.cast.cli;
 
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
+import io.locus.cli.Progress;
 import io.locus.hdfs.apply.PlanApplier;
 import io.locus.hdfs.cast.io.Plan;
 import io.locus.hdfs.cast.io.PlanFiles;
@@ -17,6 +20,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -64,8 +68,8 @@ final class ApplyCommand implements Callable<Integer> {
             description = "How long to wait for blocks to reach their storage types (default: ${DEFAULT-VALUE}).")
     long waitSeconds;
 
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Override
     public Integer call() throws Exception {
@@ -90,7 +94,7 @@ final class ApplyCommand implements Callable<Integer> {
                     });
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (output.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("plan", plan.toString());
             m.put("dryRun", dryRun);
@@ -102,7 +106,7 @@ final class ApplyCommand implements Callable<Integer> {
             m.put("blocks", r.blocks());
             m.put("blocksOnPlannedType", r.blocksOnPlannedType());
             m.put("blocksInPlannedGroup", r.blocksInPlannedGroup());
-            out.println(Json.write(m));
+            out.println(JsonOutput.pretty(m));
         } else {
             for (PlanApplier.Action a : r.actions()) {
                 out.printf("%s%-10s %s %s%n", dryRun ? "would " : "", a.kind(), a.path(), a.detail());

@@ -1,5 +1,7 @@
 package io.locus.hdfs.cast.cli;
 
+import io.locus.cli.BuildVersion;
+import io.locus.cli.ToolRunner;
 import io.locus.hdfs.cast.io.InputException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -14,7 +16,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "locus-cast",
         mixinStandardHelpOptions = true,
-        version = "locus-cast 0.1.0",
+        versionProvider = BuildVersion.class,
         description = "CAST/CAST++ storage tiering for HDFS: plan which tier each job's data goes to.",
         subcommands = {
             ProfileCommand.class,
@@ -47,10 +49,6 @@ public final class CastCommand implements Runnable {
     /** Runs the CLI with its output and errors on the given writers. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = new CommandLine(new CastCommand()).setOut(out).setErr(err);
-        cl.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("locus-cast: " + e.getMessage());
-            return e instanceof InputException ? 2 : 1;
-        });
-        return cl.execute(args);
+        return ToolRunner.run(cl, "locus-cast", e -> e instanceof InputException ? 2 : 1, args);
     }
 }

@@ -1,5 +1,7 @@
 package io.locus.hdfs.cast.cli;
 
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
 import io.locus.hdfs.cast.io.SwimTraces;
 import io.locus.hdfs.cast.io.WorkloadFiles;
 import io.locus.hdfs.cast.model.Cluster;
@@ -10,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,8 +36,8 @@ final class ConvertSwimCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "FILE", description = "Workload file (.yaml or .json).")
     Path out;
 
-    @Option(names = "--json", description = "Print a JSON summary instead of text.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Override
     public Integer call() {
@@ -43,14 +46,14 @@ final class ConvertSwimCommand implements Callable<Integer> {
         long shared = w.jobs().stream().filter(j -> j.dataset() != null).count();
         int groups = w.groups(true).size() - (int) (w.jobs().size() - shared);
         double input = w.jobs().stream().mapToDouble(j -> j.inputGb()).sum();
-        if (json) {
+        if (output.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("workload", out.toString());
             m.put("jobs", w.jobs().size());
             m.put("inputGb", input);
             m.put("sharedJobs", shared);
             m.put("datasets", groups);
-            spec.commandLine().getOut().println(Json.write(m));
+            spec.commandLine().getOut().println(JsonOutput.pretty(m));
         } else {
             spec.commandLine()
                     .getOut()

@@ -1,5 +1,8 @@
 package io.locus.hdfs.cast.cli;
 
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
+import io.locus.cli.Progress;
 import io.locus.hdfs.cast.io.Plan;
 import io.locus.hdfs.cast.io.PlanFiles;
 import io.locus.hdfs.cast.io.TierFiles;
@@ -22,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -84,8 +88,8 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "FILE", description = "Plan file to write (.json or .yaml).")
     Path out;
 
-    @Option(names = "--json", description = "Print JSON instead of tables.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Override
     public Integer call() {
@@ -116,8 +120,8 @@ final class PlanCommand implements Callable<Integer> {
         PlanFiles.write(plan, out);
         Map<String, Evaluation> baselines = Planning.baselines(w, reuse);
         PrintWriter p = spec.commandLine().getOut();
-        if (json) {
-            p.println(Json.write(toJson(w, result, baselines, reuse)));
+        if (output.json) {
+            p.println(JsonOutput.pretty(toJson(w, result, baselines, reuse)));
         } else {
             printTables(p, w, result, baselines, reuse);
         }

@@ -1,5 +1,7 @@
 package io.locus.hdfs.cast.cli;
 
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
 import io.locus.hdfs.apply.PlanApplier;
 import io.locus.hdfs.apply.TierProfiler;
 import io.locus.hdfs.cast.io.TierFiles;
@@ -18,6 +20,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -60,8 +63,8 @@ final class ProfileCommand implements Callable<Integer> {
                     "Price per GB-month of a storage type (default: SSD=0.17, DISK=0.04, ARCHIVE=0.026, others 0.1).")
     Map<String, Double> price = new LinkedHashMap<>();
 
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Override
     public Integer call() throws Exception {
@@ -107,7 +110,7 @@ final class ProfileCommand implements Callable<Integer> {
         }
         TierFiles.write(new TierCatalog(tiers), out);
         PrintWriter pw = spec.commandLine().getOut();
-        if (json) {
+        if (output.json) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (TierProfiler.Measurement m : ms) {
                 Map<String, Object> r = new LinkedHashMap<>();
@@ -119,7 +122,7 @@ final class ProfileCommand implements Callable<Integer> {
                 r.put("capacityBytes", m.capacityBytes());
                 rows.add(r);
             }
-            pw.println(Json.write(Map.of("tiers", out.toString(), "measurements", rows)));
+            pw.println(JsonOutput.pretty(Map.of("tiers", out.toString(), "measurements", rows)));
         } else {
             pw.printf("%-9s %-9s %10s %10s %14s%n", "TYPE", "POLICY", "WRITE_MB/S", "READ_MB/S", "CAPACITY_GB");
             for (TierProfiler.Measurement m : ms) {

@@ -1,5 +1,7 @@
 package io.locus.hdfs.cast.cli;
 
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
 import io.locus.hdfs.apply.PlacementCheck;
 import io.locus.hdfs.cast.io.Plan;
 import io.locus.hdfs.cast.io.PlanFiles;
@@ -24,6 +26,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -70,8 +73,8 @@ final class ReportCommand implements Callable<Integer> {
             description = "Write the cost and utility chart here (needs --workload).")
     Path png;
 
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Override
     public Integer call() throws Exception {
@@ -139,8 +142,8 @@ final class ReportCommand implements Callable<Integer> {
             }
         }
         PrintWriter pw = spec.commandLine().getOut();
-        if (json) {
-            pw.println(Json.write(out));
+        if (output.json) {
+            pw.println(JsonOutput.pretty(out));
         } else {
             print(pw, out);
         }

@@ -1,5 +1,7 @@
 package io.locus.gluster.virtcache.cli;
 
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
 import io.locus.gluster.gfapi.GlusterFile;
 import io.locus.gluster.gfapi.GlusterVolume;
 import io.locus.gluster.virtcache.hotblock.HotBlockFilter;
@@ -12,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code hot}: a disk file's counters, hottest blocks and filter, as the brick's translator reports them. */
@@ -25,8 +26,8 @@ final class HotCommand implements Callable<Integer> {
     @Mixin
     VolumeOptions where = new VolumeOptions();
 
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -38,7 +39,7 @@ final class HotCommand implements Callable<Integer> {
                 GlusterFile file = volume.open(where.file, false)) {
             TranslatorStats stats = TranslatorStats.parse(file.getxattr(TranslatorStats.XATTR));
             HotBlockFilter filter = HotBlockFilter.read(file::getxattr);
-            if (json) {
+            if (output.json) {
                 Map<String, Object> root = new LinkedHashMap<>();
                 root.put("volume", where.volume);
                 root.put("file", where.file);
@@ -55,7 +56,7 @@ final class HotCommand implements Callable<Integer> {
                 }
                 root.put("top", top);
                 root.put("filter", filterJson(filter));
-                out.println(Json.write(root));
+                out.println(JsonOutput.line(root));
             } else {
                 out.printf(
                         "%s:%s  block size %d, window %d, %d reads and %d writes in this window%n",

@@ -1,5 +1,8 @@
 package io.locus.gluster.virtcache.cli;
 
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
+import io.locus.cli.Progress;
 import io.locus.gluster.gfapi.GlusterException;
 import io.locus.gluster.gfapi.GlusterFile;
 import io.locus.gluster.gfapi.GlusterVolume;
@@ -15,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -73,8 +75,8 @@ final class ReplayCommand implements Callable<Integer> {
             description = "VirtCache's block size; must equal the translator's. Default: ${DEFAULT-VALUE}.")
     int blockSize;
 
-    @Option(names = "--json", description = "Print JSON instead of text (the progress bar goes to stderr either way).")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Option(names = "--no-progress", description = "No progress bar.")
     boolean noProgress;
@@ -163,8 +165,8 @@ final class ReplayCommand implements Callable<Integer> {
             r.put("maxMicros", result.maxMicros());
             r.putAll(root);
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                out.println(Json.write(r));
+            if (output.json) {
+                out.println(JsonOutput.line(r));
             } else {
                 out.printf(
                         "replayed %d requests (%d reads, %d writes, %.1f MB) in %.1f s: %.0f requests/s, %.1f MB/s%n",
@@ -192,11 +194,7 @@ final class ReplayCommand implements Callable<Integer> {
         if (noProgress) {
             return Replayer.run(requests, disk, n -> {});
         }
-        try (ProgressBar bar = new ProgressBarBuilder()
-                .setTaskName("replay")
-                .setInitialMax(requests.size())
-                .continuousUpdate()
-                .build()) {
+        try (ProgressBar bar = Progress.bar("replay", requests.size())) {
             return Replayer.run(requests, disk, bar::stepTo);
         }
     }

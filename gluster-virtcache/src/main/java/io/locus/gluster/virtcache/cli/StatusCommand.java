@@ -1,5 +1,7 @@
 package io.locus.gluster.virtcache.cli;
 
+import io.locus.cli.JsonOutput;
+import io.locus.cli.OutputOptions;
 import io.locus.gluster.gfapi.GlusterVolume;
 import io.locus.gluster.virtcache.client.VirtCacheClient;
 import io.locus.gluster.virtcache.client.VirtCacheClient.JournalSummary;
@@ -25,8 +27,8 @@ final class StatusCommand implements Callable<Integer> {
     @Option(names = "--log-volume", description = "The volume holding the disk's VirtCache log and journal.")
     String logVolume;
 
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -63,8 +65,8 @@ final class StatusCommand implements Callable<Integer> {
                 root.put("client", client);
             }
         }
-        if (json) {
-            out.println(Json.write(root));
+        if (output.json) {
+            out.println(JsonOutput.line(root));
         } else {
             root.forEach((k, v) -> out.println(k + ": " + v));
         }

@@ -1,5 +1,7 @@
 package io.locus.gluster.virtcache.cli;
 
+import io.locus.cli.BuildVersion;
+import io.locus.cli.ToolRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "locus-virtcache",
         mixinStandardHelpOptions = true,
-        version = "locus-virtcache 0.1.0",
+        versionProvider = BuildVersion.class,
         description = "VirtCache for GlusterFS: hot blocks and state of virtual disk files.",
         subcommands = {HotCommand.class, StatusCommand.class, ReplayCommand.class, ServeCommand.class})
 public final class VirtCacheCommand implements Runnable {
@@ -31,7 +33,7 @@ public final class VirtCacheCommand implements Runnable {
 
     /** Runs the CLI and returns its exit code (for tests and embedding). */
     public static int run(String... args) {
-        return commandLine().execute(args);
+        return ToolRunner.run(new CommandLine(new VirtCacheCommand()), "locus-virtcache", e -> 1, args);
     }
 
     /** A {@code serve} running on a background thread. */

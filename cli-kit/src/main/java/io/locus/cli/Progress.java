@@ -1,14 +1,15 @@
-package io.locus.cassandra.cli;
+package io.locus.cli;
 
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 
 /** Progress bars on stderr (stdout stays clean for --json and for piping). */
-final class Progress {
+public final class Progress {
     private Progress() {}
 
-    static ProgressBar bar(String task, long max) {
+    /** A bar for {@code task} with {@code max} steps; close it (try-with-resources) when the task ends. */
+    public static ProgressBar bar(String task, long max) {
         return new ProgressBarBuilder()
                 .setTaskName(task)
                 .setInitialMax(max)
