@@ -1,0 +1,256 @@
+package io.locus.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.locus.fixture.HostJar;
+import io.locus.fixture.HostProcess;
+import io.locus.fixture.Ports;
+import io.locus.memcached.fixture.MemcachedConfig;
+import io.locus.memcached.fixture.MemcachedServers;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The release archives as an operator gets them: unpacked into an empty directory, run with {@code HOME} pointing at an
+ * empty directory (no {@code ~/.m2}, no checkout), with nothing but a Java runtime. Every launcher answers
+ * {@code --help} and {@code --version} with the build's version, and does one real job; each host archive holds its
+ * artifact and its install note.
+ */
+class DistIT {
+    private static final Path TARGET = Path.of(System.getProperty("locus.dist.dir"));
+    private static final String VERSION = System.getProperty("locus.version");
+    private static final Path ROOT = TARGET.resolve("dist-it");
+    private static final Path HOME = ROOT.resolve("home");
+    private static Path tools;
+
+    @BeforeAll
+    static void unpack() throws Exception {
+        deleteTree(ROOT);
+        Files.createDirectories(HOME);
+        tools = untar("tools").resolve("locus-tools-" + VERSION);
+    }
+
+    @Test
+    void everyLauncher_answersHelpAndTheBuildsVersion() throws Exception {
+        for (String tool : List.of("locus-drop", "locus-cast", "locus-virtcache")) {
+            Result help = run(tool, "--help");
+            assertEquals(0, help.code, tool + " --help: " + help);
+            assertTrue(help.out.contains("Usage: " + tool), tool + " --help: " + help);
+            Result version = run(tool, "--version");
+            assertEquals(0, version.code, tool + " --version: " + version);
+            assertEquals(tool + " " + VERSION, version.out.trim(), tool + " --version");
+        }
+        Result proxyHelp = run("locus-proxy", "--help");
+        assertEquals(0, proxyHelp.code, "locus-proxy --help: " + proxyHelp);
+        assertTrue(proxyHelp.out.contains("--config"), "locus-proxy --help: " + proxyHelp);
+    }
+
+    @Test
+    void locusDrop_evaluatesKeys() throws Exception {
+        Path keys = ROOT.resolve("keys.txt");
+        List<String> paths = new ArrayList<>();
+        for (int d = 0; d < 20; d++) {
+            for (int f = 0; f < 50; f++) {
+                paths.add("/srv/dir" + d + "/file" + f);
+            }
+        }
+        Files.write(keys, paths);
+        Result r = run("locus-drop", "evaluate", "--keys", keys.toString(), "--nodes", "4", "--json");
+        assertEquals(0, r.code, r.toString());
+        assertTrue(r.out.startsWith("{") && r.out.contains("\"keys\":1000"), r.toString());
+    }
+
+    @Test
+    void locusCast_plansTheShippedExampleWorkload() throws Exception {
+        Path plan = ROOT.resolve("plan.json");
+        Result r = run(
+                "locus-cast",
+                "plan",
+                "--workload",
+                tools.resolve("share/cast/examples/workload.yaml").toString(),
+                "--out",
+                plan.toString());
+        assertEquals(0, r.code, r.toString());
+        assertTrue(Files.readString(plan).contains("\"schema\" : \"locus-cast-plan/1\""), Files.readString(plan));
+    }
+
+    @Test
+    void locusVirtcache_reachesLibgfapi_andNamesTheVolumeItCannotReach() throws Exception {
+        Result r = run(
+                "locus-virtcache",
+                "status",
+                "--server",
+                "127.0.0.1",
+                "--volume",
+                "locus-dist-it-novol",
+                "--file",
+                "/disk.img",
+                "--gfapi-log",
+                ROOT.resolve("gfapi.log").toString());
+        assertEquals(1, r.code, r.toString());
+        assertTrue(r.err.startsWith("locus-virtcache: "), r.toString());
+        assertTrue(r.err.contains("locus-dist-it-novol"), r.toString());
+    }
+
+    @Test
+    void locusProxy_servesAGetFromMemcached() throws Exception {
+        Path dir = ROOT.resolve("proxy");
+        Files.createDirectories(dir);
+        try (MemcachedServers servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS, dir)) {
+            int port = Ports.freeLoopbackPort();
+            Path config = dir.resolve("proxy.yaml");
+            Files.writeString(
+                    config,
+                    "listen: \"127.0.0.1:" + port + "\"\npool:\n  servers: [\"127.0.0.1:"
+                            + servers.addresses().get(0).getPort() + ":1\"]\n");
+            List<String> command = List.of(
+                    "env",
+                    "HOME=" + HOME,
+                    "LOCUS_JAVA_OPTS=" + String.join(" ", HostProcess.privateTmpJvmOption()),
+                    tools.resolve("bin/locus-proxy").toString(),
+                    "--config",
+                    config.toString());
+            try (HostProcess proxy = HostProcess.start("locus-proxy-dist", command, dir.resolve("proxy.log"))) {
+                Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(30), proxy);
+                assertEquals(
+                        "STORED\r\nVALUE k 0 5\r\nhello\r\nEND\r\n",
+                        exchange(
+                                new InetSocketAddress("127.0.0.1", port),
+                                "set k 0 0 5\r\nhello\r\nget k\r\n",
+                                "END\r\n"));
+            }
+        }
+    }
+
+    @Test
+    void hostArchives_holdTheArtifactAndItsInstallNote() throws Exception {
+        Map<String, String> artifact = Map.of(
+                "cassandra-partitioner", "lib/locus-cassandra-partitioner-" + VERSION + ".jar",
+                "hdfs-tiering-policy", "lib/locus-hdfs-tiering-policy-" + VERSION + ".jar",
+                "gluster-virtcache-xlator", "lib/virtcache.so");
+        Map<String, String> note = Map.of(
+                "cassandra-partitioner", "INSTALL-cassandra.md",
+                "hdfs-tiering-policy", "INSTALL-hdfs.md",
+                "gluster-virtcache-xlator", "INSTALL-gluster.md");
+        for (String host : artifact.keySet()) {
+            Path dir = untar(host).resolve("locus-" + host + "-" + VERSION);
+            List<String> files;
+            try (var walk = Files.walk(dir)) {
+                files = walk.filter(Files::isRegularFile)
+                        .map(p -> dir.relativize(p).toString())
+                        .sorted()
+                        .collect(Collectors.toList());
+            }
+            assertEquals(List.of(note.get(host), artifact.get(host)), files, host);
+            String install = Files.readString(dir.resolve(note.get(host)));
+            assertTrue(install.contains(VERSION) && !install.contains("${"), host + ": " + install);
+        }
+        Path cassandra = ROOT.resolve("cassandra-partitioner/locus-cassandra-partitioner-" + VERSION);
+        assertEquals(
+                Map.of(),
+                new HostJar(cassandra.resolve("lib/locus-cassandra-partitioner-" + VERSION + ".jar"))
+                        .classesNewerThan(11));
+        Path hdfs = ROOT.resolve("hdfs-tiering-policy/locus-hdfs-tiering-policy-" + VERSION);
+        assertEquals(
+                Map.of(),
+                new HostJar(hdfs.resolve("lib/locus-hdfs-tiering-policy-" + VERSION + ".jar")).classesNewerThan(8));
+    }
+
+    private static Path untar(String id) throws Exception {
+        Path archive = TARGET.resolve("locus-" + VERSION + "-" + id + ".tar.gz");
+        assertTrue(Files.isRegularFile(archive), archive + " (run mvn package)");
+        Path into = ROOT.resolve(id);
+        Files.createDirectories(into);
+        Process tar = new ProcessBuilder("tar", "-xzf", archive.toString(), "-C", into.toString())
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(tar.waitFor(120, TimeUnit.SECONDS), "tar did not finish");
+        assertEquals(0, tar.exitValue(), out);
+        return into;
+    }
+
+    private static final class Result {
+        final int code;
+        final String out;
+        final String err;
+
+        Result(int code, String out, String err) {
+            this.code = code;
+            this.out = out;
+            this.err = err;
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + code + "\nstdout: " + out + "\nstderr: " + err;
+        }
+    }
+
+    /** Runs a launcher as an operator would: by its path, HOME empty, nothing of the build on any path. */
+    private static Result run(String launcher, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(tools.resolve("bin").resolve(launcher).toString());
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile());
+        pb.environment().put("HOME", HOME.toString());
+        pb.environment().put("LOCUS_JAVA_OPTS", String.join(" ", HostProcess.privateTmpJvmOption()));
+        pb.environment().remove("CLASSPATH");
+        pb.environment().remove("MAVEN_OPTS");
+        Path out = Files.createTempFile(ROOT, launcher, ".out");
+        Path err = Files.createTempFile(ROOT, launcher, ".err");
+        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(launcher + " " + String.join(" ", args) + " did not finish in 180 s");
+        }
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    private static String exchange(InetSocketAddress address, String request, String endsWith) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(address, 5_000);
+            s.setSoTimeout(10_000);
+            OutputStream o = s.getOutputStream();
+            o.write(request.getBytes(StandardCharsets.US_ASCII));
+            o.flush();
+            InputStream in = s.getInputStream();
+            StringBuilder reply = new StringBuilder();
+            byte[] buf = new byte[4096];
+            while (!reply.toString().endsWith(endsWith)) {
+                int n = in.read(buf);
+                if (n < 0) {
+                    break;
+                }
+                reply.append(new String(buf, 0, n, StandardCharsets.US_ASCII));
+            }
+            return reply.toString();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
+                Files.delete(p);
+            }
+        }
+    }
+}
