@@ -9,10 +9,7 @@ import io.locus.fixture.Ports;
 import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,7 +126,7 @@ class DistIT {
                 Ports.awaitListening("127.0.0.1", port, Duration.ofSeconds(30), proxy);
                 assertEquals(
                         "STORED\r\nVALUE k 0 5\r\nhello\r\nEND\r\n",
-                        exchange(
+                        Wire.exchange(
                                 new InetSocketAddress("127.0.0.1", port),
                                 "set k 0 0 5\r\nhello\r\nget k\r\n",
                                 "END\r\n"));
@@ -220,27 +217,6 @@ class DistIT {
             throw new AssertionError(launcher + " " + String.join(" ", args) + " did not finish in 180 s");
         }
         return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
-    }
-
-    private static String exchange(InetSocketAddress address, String request, String endsWith) throws IOException {
-        try (Socket s = new Socket()) {
-            s.connect(address, 5_000);
-            s.setSoTimeout(10_000);
-            OutputStream o = s.getOutputStream();
-            o.write(request.getBytes(StandardCharsets.US_ASCII));
-            o.flush();
-            InputStream in = s.getInputStream();
-            StringBuilder reply = new StringBuilder();
-            byte[] buf = new byte[4096];
-            while (!reply.toString().endsWith(endsWith)) {
-                int n = in.read(buf);
-                if (n < 0) {
-                    break;
-                }
-                reply.append(new String(buf, 0, n, StandardCharsets.US_ASCII));
-            }
-            return reply.toString();
-        }
     }
 
     private static void deleteTree(Path dir) throws IOException {
