@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * excess replicas outside the group are the first deleted ({@link RegroupHints}). A missing or unreadable plan logs one
  * error and leaves every path on the default placement until the file
  * changes. The plan file ({@value #PLAN_PATH_KEY}, local or on HDFS) is re-read by a background thread when its
- * modification time or size changes ({@link PlanWatch}); placement itself never touches the file.
+ * modification time or size changes ({@link PlanWatch}); placement itself never touches the file. What it decided is
+ * counted in the NameNode's metrics ({@link CastPlacementMetrics}).
  */
 public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
     /**
@@ -59,11 +60,13 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
     private final ThreadLocal<String> currentGroup = new ThreadLocal<>();
     private final ThreadLocal<String> keepGroup = new ThreadLocal<>();
     private final RegroupHints hints = new RegroupHints();
+    private CastPlacementMetrics metrics = new CastPlacementMetrics();
     private PlanWatch watch;
     private int configErrors;
 
     @Override
     protected void configure(Configuration conf) {
+        metrics = CastPlacementMetrics.registered();
         String root = conf.get(ROOT_KEY, ROOT_DEFAULT);
         String p = conf.get(PLAN_PATH_KEY);
         if (p == null || p.trim().isEmpty()) {
@@ -71,7 +74,7 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
             configErrors++;
             return;
         }
-        watch = new PlanWatch(p.trim(), conf, root, conf.getLong(PLAN_CHECK_MS_KEY, PLAN_CHECK_MS_DEFAULT));
+        watch = new PlanWatch(p.trim(), conf, root, conf.getLong(PLAN_CHECK_MS_KEY, PLAN_CHECK_MS_DEFAULT), metrics);
     }
 
     private PlacementMap map() {
@@ -143,6 +146,7 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
             EnumMap<StorageType, Integer> storageTypes) {
         String group = plannedGroup(srcPath);
         if (group == null || group.isEmpty()) {
+            metrics.byDefault.increment();
             return super.chooseTarget(
                     srcPath,
                     numOfReplicas,
@@ -174,6 +178,7 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
         }
         int wanted = numOfReplicas + (returnChosenNodes && chosen != null ? chosen.size() : 0);
         if (inGroup.length >= wanted) {
+            metrics.byPlan.increment();
             if (!returnChosenNodes) {
                 hints.afterChoosing(group, chosen, inGroup);
             }
@@ -191,6 +196,7 @@ public class CastBlockPlacementPolicy extends LocusPlacementPolicyBase {
                 flags,
                 storageTypes);
         DatanodeStorageInfo[] targets = dflt.length > inGroup.length ? dflt : inGroup;
+        metrics.fallbacks.increment();
         if (!returnChosenNodes) {
             hints.afterChoosing(group, chosen, targets);
         }

@@ -46,11 +46,13 @@ final class PlanWatch implements AutoCloseable {
     private final String root;
     private volatile PlacementMap map = PlacementMap.EMPTY;
     private final ScheduledExecutorService poller;
+    private final CastPlacementMetrics metrics;
     private Object loadedVersion;
     private String lastError;
     private int errors;
 
-    PlanWatch(String location, Configuration conf, String root, long periodMillis) {
+    PlanWatch(String location, Configuration conf, String root, long periodMillis, CastPlacementMetrics metrics) {
+        this.metrics = metrics;
         this.source = source(location, conf);
         this.name = location;
         this.root = root;
@@ -89,6 +91,7 @@ final class PlanWatch implements AutoCloseable {
         try {
             map = PlacementMap.parse(source.read(), root);
             lastError = null;
+            metrics.planLoaded(map.plannedJobs());
             LOG.info(
                     "{} {}: {} planned jobs under {}",
                     CastBlockPlacementPolicy.PLAN_PATH_KEY,
@@ -99,7 +102,9 @@ final class PlanWatch implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             map = PlacementMap.EMPTY;
             String msg = firstLine(e.getMessage());
-            if (!msg.equals(lastError)) {
+            boolean newProblem = !msg.equals(lastError);
+            metrics.planFailed(newProblem);
+            if (newProblem) {
                 lastError = msg;
                 errors++;
                 LOG.error(

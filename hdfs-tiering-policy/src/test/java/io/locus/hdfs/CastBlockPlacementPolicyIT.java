@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.StorageType;
@@ -179,5 +180,73 @@ class CastBlockPlacementPolicyIT {
             assertEquals(Set.of("/eph", "/pers"), r, "default placement spreads the replicas over both racks");
         }
         assertEquals(before + 1, policy.planErrors(), "the error is logged once, not per block");
+    }
+
+    @Test
+    @Order(7)
+    void whatThePolicyDecided_isOnTheNameNodesJmx() throws Exception {
+        // metrics2 refreshes what JMX shows from its periodic snapshot (every 10 s): wait, bounded, until the snapshot
+        // is newer than the corrupt plan of the test before.
+        Map<String, Long> before = jmxOnce(m -> m.get("PlanReloadErrors") >= 1);
+        assertTrue(before.get("PlacementsByPlan") >= 12, "3 blocks each of 4 planned files: " + before);
+        assertTrue(before.get("PlacementsByDefault") >= 6, "3 blocks each of 2 unplanned files: " + before);
+        assertTrue(before.get("PlanReloads") >= 2, "the first plan and the changed one: " + before);
+        assertEquals(before.get("PlanReloads"), before.get("PlanVersion"), before.toString());
+        assertTrue(before.get("PlanReloadErrors") >= 1, "the corrupt plan: " + before);
+        assertEquals(0L, before.get("PlannedJobs"), "no plan is in force after the corrupt one: " + before);
+        assertEquals(-1L, before.get("PlanAgeSeconds"), before.toString());
+
+        cluster.writeFile(new org.apache.hadoop.fs.Path("/other/metered"), THREE_BLOCKS);
+        // metrics2 refreshes what JMX shows at most once per its period (10 s): poll, bounded.
+        Map<String, Long> after = before;
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (after.get("PlacementsByDefault") < before.get("PlacementsByDefault") + 3
+                && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            after = jmx();
+        }
+        assertTrue(
+                after.get("PlacementsByDefault") >= before.get("PlacementsByDefault") + 3,
+                "three more default placements: " + before + " then " + after);
+        assertEquals(before.get("PlacementsByPlan"), after.get("PlacementsByPlan"), "no plan, no placement by plan");
+    }
+
+    /** {@link #jmx()} once it satisfies {@code ready}, or as it is after 60 s (the caller's asserts then say why). */
+    private static Map<String, Long> jmxOnce(java.util.function.Predicate<Map<String, Long>> ready) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        Map<String, Long> m = jmx();
+        while (!ready.test(m) && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            m = jmx();
+        }
+        return m;
+    }
+
+    /** The policy's metrics2 record as the NameNode's {@code /jmx} servlet serves it. */
+    private static Map<String, Long> jmx() throws Exception {
+        java.net.InetSocketAddress http = cluster.miniDfsCluster().getNameNode().getHttpAddress();
+        java.net.URL url = new java.net.URL(
+                "http://127.0.0.1:" + http.getPort() + "/jmx?qry=Hadoop:service=NameNode,name=CastPlacementPolicy");
+        com.fasterxml.jackson.databind.JsonNode beans;
+        try (java.io.InputStream in = url.openStream()) {
+            beans = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(in)
+                    .path("beans");
+        }
+        assertEquals(1, beans.size(), "beans: " + beans);
+        Map<String, Long> values = new java.util.TreeMap<>();
+        for (String name : List.of(
+                "PlacementsByPlan",
+                "PlacementsByDefault",
+                "PlacementFallbacks",
+                "PlanReloads",
+                "PlanReloadErrors",
+                "PlanVersion",
+                "PlannedJobs",
+                "PlanAgeSeconds")) {
+            assertTrue(beans.get(0).has(name), name + " missing from " + beans);
+            values.put(name, beans.get(0).get(name).asLong());
+        }
+        return values;
     }
 }

@@ -16,7 +16,7 @@ class PlanWatchTest {
     private static final String PLAN = CastBlockPlacementPolicyIT.plan("ephSSD");
 
     private static PlanWatch watch(Path file) {
-        return new PlanWatch(file.toString(), new Configuration(false), "/cast", 3_600_000);
+        return new PlanWatch(file.toString(), new Configuration(false), "/cast", 3_600_000, new CastPlacementMetrics());
     }
 
     @Test
