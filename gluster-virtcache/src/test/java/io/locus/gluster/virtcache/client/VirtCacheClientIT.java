@@ -240,8 +240,9 @@ class VirtCacheClientIT {
                 }
                 if (!killed && flushed >= 40 && acked >= flushed + 2) {
                     // Mid-stream: writes after the last flush are acknowledged, the next is in flight or about to be.
-                    // The loop reads on: what the child printed before it died is still in the pipe.
-                    child.destroyForcibly();
+                    // The loop reads on: what the child printed before it died is still in the pipe. (SIGKILL by its
+                    // handle: Process.destroyForcibly would also close the pipe.)
+                    child.toHandle().destroyForcibly();
                     killed = true;
                 } else if (!killed && System.nanoTime() > deadline) {
                     break;
