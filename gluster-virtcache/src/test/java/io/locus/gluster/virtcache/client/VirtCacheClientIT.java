@@ -228,6 +228,7 @@ class VirtCacheClientIT {
         int acked = -1;
         int flushed = -1;
         boolean killed = false;
+        int ackedAtKill = -1;
         try (java.io.BufferedReader out = new java.io.BufferedReader(
                 new java.io.InputStreamReader(child.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
             long deadline = System.nanoTime() + 120_000_000_000L;
@@ -244,6 +245,7 @@ class VirtCacheClientIT {
                     // handle: Process.destroyForcibly would also close the pipe.)
                     child.toHandle().destroyForcibly();
                     killed = true;
+                    ackedAtKill = acked;
                 } else if (!killed && System.nanoTime() > deadline) {
                     break;
                 }
@@ -257,6 +259,8 @@ class VirtCacheClientIT {
                 killed && acked > flushed,
                 "child acknowledged " + acked + " writes and flushed " + flushed + "; its stderr: "
                         + Files.readString(childErr));
+        System.out.println(path + ": writer killed after reading ACK " + ackedAtKill
+                + "; its output read to the end: ACK " + acked + ", FLUSHED " + flushed);
         return new Killed(regionBytes, acked, flushed);
     }
 
