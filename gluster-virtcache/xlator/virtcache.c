@@ -1310,6 +1310,23 @@ static void vc_state_start(xlator_t *this, vc_priv_t *priv)
         gf_log(this->name, GF_LOG_WARNING, "virtcache could not start its saving thread: counts are saved at fini only");
 }
 
+/* Initialises the brick's locks; 0, or -1 with none of them left initialised. */
+static int vc_priv_locks_init(vc_priv_t *priv)
+{
+    pthread_mutex_t *locks[] = {&priv->lock, &priv->queue_lock, &priv->det_lock, &priv->save_lock, &priv->saver_lock};
+    size_t n = sizeof(locks) / sizeof(locks[0]);
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (pthread_mutex_init(locks[i], NULL) != 0)
+            break;
+    if (i == n && pthread_cond_init(&priv->saver_wake, NULL) == 0)
+        return 0;
+    while (i-- > 0)
+        pthread_mutex_destroy(locks[i]);
+    return -1;
+}
+
 int32_t vc_init(xlator_t *this)
 {
     vc_priv_t *priv = NULL;
@@ -1322,42 +1339,7 @@ int32_t vc_init(xlator_t *this)
     priv = GF_CALLOC(1, sizeof(*priv), gf_vc_mt_priv);
     if (!priv)
         return -1;
-    if (pthread_mutex_init(&priv->lock, NULL) != 0) {
-        GF_FREE(priv);
-        return -1;
-    }
-    if (pthread_mutex_init(&priv->queue_lock, NULL) != 0) {
-        pthread_mutex_destroy(&priv->lock);
-        GF_FREE(priv);
-        return -1;
-    }
-    if (pthread_mutex_init(&priv->det_lock, NULL) != 0) {
-        pthread_mutex_destroy(&priv->queue_lock);
-        pthread_mutex_destroy(&priv->lock);
-        GF_FREE(priv);
-        return -1;
-    }
-    if (pthread_mutex_init(&priv->save_lock, NULL) != 0) {
-        pthread_mutex_destroy(&priv->det_lock);
-        pthread_mutex_destroy(&priv->queue_lock);
-        pthread_mutex_destroy(&priv->lock);
-        GF_FREE(priv);
-        return -1;
-    }
-    if (pthread_mutex_init(&priv->saver_lock, NULL) != 0) {
-        pthread_mutex_destroy(&priv->save_lock);
-        pthread_mutex_destroy(&priv->det_lock);
-        pthread_mutex_destroy(&priv->queue_lock);
-        pthread_mutex_destroy(&priv->lock);
-        GF_FREE(priv);
-        return -1;
-    }
-    if (pthread_cond_init(&priv->saver_wake, NULL) != 0) {
-        pthread_mutex_destroy(&priv->saver_lock);
-        pthread_mutex_destroy(&priv->save_lock);
-        pthread_mutex_destroy(&priv->det_lock);
-        pthread_mutex_destroy(&priv->queue_lock);
-        pthread_mutex_destroy(&priv->lock);
+    if (vc_priv_locks_init(priv) != 0) {
         GF_FREE(priv);
         return -1;
     }
