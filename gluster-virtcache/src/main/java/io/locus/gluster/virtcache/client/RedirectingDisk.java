@@ -242,7 +242,7 @@ public final class RedirectingDisk {
      */
     public synchronized void write(long offset, byte[] data) throws IOException {
         checkRange(offset, data.length);
-        boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
+        boolean redirected = state.redirects();
         if (state == RedirectState.NORMAL) {
             // No block is dirty while NORMAL: forget the logged copies the write makes stale, then one write.
             for (long b = offset / blockSize; b <= lastBlock(offset, data.length); b++) {
@@ -472,7 +472,7 @@ public final class RedirectingDisk {
         }
         log.flush();
         synchronized (this) {
-            boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
+            boolean redirected = state.redirects();
             for (long block : written) {
                 if (redirected && copying.contains(block) && !map.inLog(block) && !partial.containsKey(block)) {
                     map.markValid(block);
@@ -485,7 +485,7 @@ public final class RedirectingDisk {
 
     /** WARMING or REDIRECTED → DRAINING: the peak is over. */
     public synchronized void endRedirect() {
-        if (state != RedirectState.WARMING && state != RedirectState.REDIRECTED) {
+        if (!state.redirects()) {
             throw new IllegalStateException("endRedirect in state " + state + " (expected: WARMING or REDIRECTED)");
         }
         state = RedirectState.DRAINING;
@@ -537,15 +537,16 @@ public final class RedirectingDisk {
 
     /** Whether a read of the block now goes to the log, which holds it whole (not a block written in part). */
     private boolean logHoldsWhole(long block) {
-        boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
-        return (map.isDirty(block) || (redirected && map.inLog(block) && hot.test(block)))
-                && !partial.containsKey(block);
+        return readsFromLog(block) && !partial.containsKey(block);
+    }
+
+    private boolean readsFromLog(long block) {
+        return state.readsFromLog(block, map.isDirty(block), map.inLog(block), hot);
     }
 
     private byte[] readBlockPart(long block, int inBlock, int n) throws IOException {
         long logOffset = block * blockSize + inBlock;
-        boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
-        if (map.isDirty(block) || (redirected && map.inLog(block) && hot.test(block))) {
+        if (readsFromLog(block)) {
             readsFromLog++;
             BitSet present = partial.get(block);
             byte[] fromLog = padded(log.read(logOffset, n), n);
