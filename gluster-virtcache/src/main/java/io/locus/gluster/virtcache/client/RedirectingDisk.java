@@ -51,8 +51,6 @@ import java.util.function.LongPredicate;
 public final class RedirectingDisk {
     /** Most hot blocks queued for the data logger; further ones wait for the next read of them. */
     static final int MAX_QUEUED = 4096;
-    /** The journal is compacted at a flush once it exceeds this many bytes and four times its live records. */
-    static final long COMPACT_ABOVE_BYTES = 1 << 20;
     /** The unit in which the log holds part of a block; writes of VM disks are whole sectors of this size. */
     static final int SECTOR_BYTES = 512;
 
@@ -66,8 +64,6 @@ public final class RedirectingDisk {
     private long readsFromLog;
     private long readsFromPrimary;
     private long writesToLog;
-    private long compactions;
-    private long compactAboveBytes = COMPACT_ABOVE_BYTES;
 
     /** Hot blocks a NORMAL read found missing from the log, in the order found. */
     private final Set<Long> toLog = new LinkedHashSet<>();
@@ -98,11 +94,7 @@ public final class RedirectingDisk {
 
     private long copiedWhileWarming;
 
-    /** Serialises flushes; a flush whose writes an earlier one covered returns at once. */
-    private final Object flushLock = new Object();
-
-    private long flushesRequested;
-    private long flushesCovered;
+    private final GroupCommit commit;
 
     private RedirectingDisk(BlockStore primary, BlockStore log, BlockMap map, int blockSize, LongPredicate hot) {
         this.primary = primary;
@@ -112,6 +104,7 @@ public final class RedirectingDisk {
         this.hot = hot;
         this.sector = Math.min(SECTOR_BYTES, blockSize);
         this.state = map.dirtyCount() > 0 ? RedirectState.DRAINING : RedirectState.NORMAL;
+        this.commit = new GroupCommit(this, map, primary, log, partial::containsKey, this::fillPartial);
     }
 
     /**
@@ -141,7 +134,7 @@ public final class RedirectingDisk {
 
     /** Compacts the journal at a flush once it exceeds {@code bytes} (and four times its live records). */
     synchronized void compactAbove(long bytes) {
-        compactAboveBytes = bytes;
+        commit.compactAbove(bytes);
     }
 
     public synchronized RedirectState state() {
@@ -196,7 +189,7 @@ public final class RedirectingDisk {
     }
 
     public synchronized long compactions() {
-        return compactions;
+        return commit.compactions();
     }
 
     /** Reads {@code length} bytes at {@code offset} (zeros past what was ever written). */
@@ -288,49 +281,12 @@ public final class RedirectingDisk {
      * its writes covered by one that ran meanwhile returns without syncing again.
      */
     public void flush() throws IOException {
-        long ticket;
-        synchronized (this) {
-            ticket = ++flushesRequested;
-        }
-        synchronized (flushLock) {
-            List<BlockMap.Due> due;
-            long covers;
-            synchronized (this) {
-                if (flushesCovered >= ticket) {
-                    return;
-                }
-                covers = flushesRequested;
-                due = map.dirtyToJournal();
-            }
-            fillPartial(due);
-            primary.flush();
-            // Data first, then the records that point at it: a durable DIRTY record must name durable bytes.
-            log.flush();
-            synchronized (this) {
-                map.journalDirty(due, partial::containsKey);
-            }
-            map.sync();
-            synchronized (this) {
-                flushesCovered = covers;
-                if (map.journalBytes() > compactAboveBytes
-                        && map.journalBytes() > 4L * BlockMap.RECORD_BYTES * (map.size() + 1)) {
-                    // The compacted journal names every dirty block, so the bytes of all of them must be durable.
-                    log.flush();
-                    map.compact(partial::containsKey);
-                    compactions++;
-                }
-            }
-        }
+        commit.flush();
     }
 
     /** Flushes, then journals a clean close, after which the next client may trust the log's valid copies. */
     public void close() throws IOException {
-        flush();
-        synchronized (flushLock) {
-            synchronized (this) {
-                map.close();
-            }
-        }
+        commit.close();
     }
 
     /**
