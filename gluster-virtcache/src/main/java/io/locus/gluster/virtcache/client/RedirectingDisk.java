@@ -8,8 +8,6 @@ import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,8 +47,6 @@ import java.util.function.LongPredicate;
  * reads and a flush's syncs run outside it.
  */
 public final class RedirectingDisk {
-    /** Most hot blocks queued for the data logger; further ones wait for the next read of them. */
-    static final int MAX_QUEUED = 4096;
     /** The unit in which the log holds part of a block; writes of VM disks are whole sectors of this size. */
     static final int SECTOR_BYTES = 512;
 
@@ -60,17 +56,13 @@ public final class RedirectingDisk {
     private final int blockSize;
     private volatile LongPredicate hot;
     private RedirectState state;
-    private long loggedOnRead;
     private long readsFromLog;
     private long readsFromPrimary;
     private long writesToLog;
 
-    /** Hot blocks a NORMAL read found missing from the log, in the order found. */
-    private final Set<Long> toLog = new LinkedHashSet<>();
-    /** Blocks the data logger is copying now; a write to one removes it, so its copy is not trusted. */
+    /** Blocks the data logger or warming is copying to the log now; a write to one removes it, so its copy is not
+     * trusted. */
     private final Set<Long> copying = new HashSet<>();
-    /** Held by the data logger for a batch of copies, and by {@link #startRedirect} to wait for one to end. */
-    private final Object loggerLock = new Object();
     /**
      * Blocks whose logged copy a write made stale in this filter's window: not logged again until the next filter, so
      * that a block the VM keeps writing does not keep the data logger copying it.
@@ -95,6 +87,7 @@ public final class RedirectingDisk {
     private long copiedWhileWarming;
 
     private final GroupCommit commit;
+    private final DataLogger logger;
 
     private RedirectingDisk(BlockStore primary, BlockStore log, BlockMap map, int blockSize, LongPredicate hot) {
         this.primary = primary;
@@ -105,6 +98,7 @@ public final class RedirectingDisk {
         this.sector = Math.min(SECTOR_BYTES, blockSize);
         this.state = map.dirtyCount() > 0 ? RedirectState.DRAINING : RedirectState.NORMAL;
         this.commit = new GroupCommit(this, map, primary, log, partial::containsKey, this::fillPartial);
+        this.logger = new DataLogger(this, map, primary, log, blockSize, copying);
     }
 
     /**
@@ -147,17 +141,17 @@ public final class RedirectingDisk {
 
     /** Hot blocks copied to the log by the data logger while NORMAL. */
     public synchronized long loggedOnRead() {
-        return loggedOnRead;
+        return logger.logged();
     }
 
     /** Hot blocks queued for the data logger. */
     public synchronized int blocksToLog() {
-        return toLog.size();
+        return logger.queued();
     }
 
     /** Whether the data logger has nothing queued and no batch under way. */
     public synchronized boolean dataLoggerIdle() {
-        return toLog.isEmpty() && copying.isEmpty();
+        return logger.idle();
     }
 
     /** Block reads served from the log. */
@@ -295,75 +289,27 @@ public final class RedirectingDisk {
      * a block written meanwhile is not recorded (its copy may be older). Returns how many blocks were recorded.
      */
     public int logHotBlocks(int maxBlocks) throws IOException {
-        synchronized (loggerLock) {
-            List<Long> batch = new ArrayList<>();
-            synchronized (this) {
-                if (state != RedirectState.NORMAL) {
-                    toLog.clear();
-                    return 0;
-                }
-                Iterator<Long> it = toLog.iterator();
-                while (it.hasNext() && batch.size() < maxBlocks) {
-                    long block = it.next();
-                    it.remove();
-                    if (!map.inLog(block)) {
-                        batch.add(block);
-                        copying.add(block);
-                    }
-                }
-            }
-            if (batch.isEmpty()) {
-                return 0;
-            }
-            try {
-                for (long block : batch) {
-                    log.write(block * blockSize, padded(primary.read(block * blockSize, blockSize), blockSize));
-                }
-                // The copies must be durable before the map vouches for them.
-                log.flush();
-                int recorded = 0;
-                synchronized (this) {
-                    for (long block : batch) {
-                        if (copying.contains(block) && !map.inLog(block)) {
-                            map.markValid(block);
-                            recorded++;
-                        }
-                    }
-                    loggedOnRead += recorded;
-                }
-                return recorded;
-            } finally {
-                synchronized (this) {
-                    copying.removeAll(batch);
-                }
-            }
-        }
+        return logger.logBatch(maxBlocks, () -> state == RedirectState.NORMAL);
     }
 
     /** Waits up to {@code millis} for hot blocks to be queued for the data logger; whether any are. */
-    public synchronized boolean awaitBlocksToLog(long millis) throws InterruptedException {
-        if (toLog.isEmpty() && millis > 0) {
-            wait(millis);
-        }
-        return !toLog.isEmpty();
+    public boolean awaitBlocksToLog(long millis) throws InterruptedException {
+        return logger.await(millis);
     }
 
     /** NORMAL → WARMING: the detector chose this disk. Waits for a data logger batch in progress to end. */
     public void startRedirect() {
-        synchronized (loggerLock) {
-            synchronized (this) {
-                requireState("startRedirect", RedirectState.NORMAL);
-                state = RedirectState.WARMING;
-                toLog.clear();
-                toWarm.clear();
-                toWarm.addAll(map.blocks());
-                toCopy.clear();
-                writtenSinceLogged.stream()
-                        .filter(b -> hot.test(b) && !map.inLog(b))
-                        .sorted()
-                        .forEach(toCopy::add);
-            }
-        }
+        logger.stop(() -> {
+            requireState("startRedirect", RedirectState.NORMAL);
+            state = RedirectState.WARMING;
+            toWarm.clear();
+            toWarm.addAll(map.blocks());
+            toCopy.clear();
+            writtenSinceLogged.stream()
+                    .filter(b -> hot.test(b) && !map.inLog(b))
+                    .sorted()
+                    .forEach(toCopy::add);
+        });
     }
 
     /**
@@ -481,13 +427,11 @@ public final class RedirectingDisk {
     }
 
     private void noteHot(long block) {
-        if (toLog.size() < MAX_QUEUED
+        if (logger.queued() < DataLogger.MAX_QUEUED
                 && hot.test(block)
                 && !map.inLog(block)
-                && !writtenSinceLogged.contains(block)
-                && toLog.add(block)
-                && toLog.size() == 1) {
-            notifyAll();
+                && !writtenSinceLogged.contains(block)) {
+            logger.queue(block);
         }
     }
 
@@ -668,7 +612,7 @@ public final class RedirectingDisk {
         }
     }
 
-    private static byte[] padded(byte[] b, int n) {
+    static byte[] padded(byte[] b, int n) {
         return b.length == n ? b : Arrays.copyOf(b, n);
     }
 
