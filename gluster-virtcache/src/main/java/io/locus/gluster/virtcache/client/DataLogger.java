@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
  * batches that copy them from the primary to the log off the request path, with one sync of the log per batch, so
  * that a later redirection finds them there.
  *
- * <p>Locks: batches are serialised by this object's own lock, held across a batch's I/O, which a redirection takes to
+ * <p>Locks, as the disk's javadoc states them: batches are serialised by this object's own lock, held across a batch's I/O, which a redirection takes to
  * wait for a batch to end ({@link #stop}); the disk's lock guards the queue, the map and the disk's set of blocks under
  * copy, and is taken inside the batch lock, never across I/O.
  */

@@ -10,9 +10,9 @@ import java.util.function.LongPredicate;
  * that ran meanwhile covered returns without syncing again. At a flush the journal is compacted once it exceeds
  * {@link #COMPACT_ABOVE_BYTES} and four times what the live map needs.
  *
- * <p>Locks: flushes are serialised by this object's own lock, held across the syncs; the disk's lock guards the map,
- * the blocks the log holds in part and the counters here, and is taken inside the flush lock for bookkeeping only,
- * never across a sync.
+ * <p>Locks, as the disk's javadoc states them: flushes are serialised by this object's own lock, held across the
+ * syncs; the disk's lock guards the map, the blocks the log holds in part and the counters here, and is taken inside
+ * the flush lock for bookkeeping and for a compaction, never across the syncs of the data and the journal's append.
  */
 final class GroupCommit {
     /** The journal is compacted at a flush once it exceeds this many bytes and four times its live records. */

@@ -42,9 +42,20 @@ import java.util.function.LongPredicate;
  * write, and every other byte as the last flush left it.
  *
  * <p>The shadow image keeps block b at offset b·blockSize. A restarted disk replays the journal; if it finds dirty
- * blocks it starts DRAINING, whatever the state was. Thread-safe: one lock serialises reads, writes and state changes
- * (a disk's I/O is already serialised by the VM's block layer in most setups); the data logger's copies, warming's
- * reads and a flush's syncs run outside it.
+ * blocks it starts DRAINING, whatever the state was.
+ *
+ * <p>The concerns live apart: which state routes a read where is {@link RedirectState}'s rule; flushes and the
+ * journal are a {@link GroupCommit}; the queue of hot blocks for the log and its batches a {@link DataLogger}; this
+ * class routes each block and keeps what the log holds of it.
+ *
+ * <p>Thread-safe, with one lock discipline. The disk's monitor ({@code this}) guards all state: the routing state,
+ * the block map, the blocks held in part, the queues and the counters, including those the group commit and the data
+ * logger keep. Reads, writes, draining, state changes and a journal compaction run under it with their I/O and the
+ * syncs they must order (a disk's I/O is already serialised by the VM's block layer in most setups). Work that may run
+ * beside the VM's I/O runs outside it under a lock of its own: a flush's syncs under the group commit's flush lock, a
+ * data logger batch's copies under its batch lock; each takes the monitor inside its own lock for its bookkeeping,
+ * never the other way round. Warming's reads and copies take no lock but the monitor, for their bookkeeping. So the
+ * order is always: flush lock or batch lock (never both), then the monitor.
  */
 public final class RedirectingDisk {
     /** The unit in which the log holds part of a block; writes of VM disks are whole sectors of this size. */
