@@ -171,7 +171,7 @@ static int grow(vc_counter_t *c, const vc_alloc_t *a)
     return 0;
 }
 
-static void add_block(vc_counter_t *c, const vc_alloc_t *a, uint64_t block)
+static void add_count(vc_counter_t *c, const vc_alloc_t *a, uint64_t block, uint64_t count)
 {
     uint32_t mask = c->cap - 1;
     uint32_t home = (uint32_t)(fmix64(block) & mask);
@@ -180,16 +180,16 @@ static void add_block(vc_counter_t *c, const vc_alloc_t *a, uint64_t block)
         if (s->count == 0)
             break;
         if (s->block == block) {
-            s->count++;
+            s->count += count;
             return;
         }
     }
     /* A new block: keep the table at most half full while it may still grow, and grow rather than evict. */
     if ((uint64_t)(c->used + 1) * 2 > c->cap)
         (void)grow(c, a);
-    while (place_free(c->slots, c->cap, block, 1, &c->used) != 0) {
+    while (place_free(c->slots, c->cap, block, count, &c->used) != 0) {
         if (grow(c, a) != 0) {
-            place_evict(c->slots, c->cap, block, 1, &c->evictions);
+            place_evict(c->slots, c->cap, block, count, &c->evictions);
             return;
         }
     }
@@ -209,7 +209,7 @@ uint32_t vc_counter_add_range(vc_counter_t *c, const vc_alloc_t *a, uint64_t off
     }
     uint32_t counted = 0;
     for (uint64_t b = first; b <= last && counted < VC_MAX_BLOCKS_PER_REQUEST; b++, counted++)
-        add_block(c, a, b);
+        add_count(c, a, b, 1);
     c->skipped_blocks += blocks - counted;
     return counted;
 }
@@ -425,6 +425,210 @@ long vc_bloom_serialize_chunk(const vc_bloom_t *b, uint32_t chunk, unsigned char
     /* The bit array is little-endian u64 words; on this little-endian host that is its memory image. */
     memcpy(out + VC_BLOOM_HEADER_BYTES, (const unsigned char *)b->bits + (size_t)chunk * VC_BLOOM_CHUNK_BYTES, body);
     return (long)(VC_BLOOM_HEADER_BYTES + body);
+}
+
+static uint64_t get_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* Offsets in a state record's body (see vc_core.h). */
+#define ST_GFID 0
+#define ST_BLOCK_SIZE 16
+#define ST_SLOTS 20
+#define ST_EPOCH 24
+#define ST_WINDOW_START 32
+#define ST_COUNTS 40 /* reads, writes, read_bytes, write_bytes, window_reads, window_writes, evictions, skipped */
+#define ST_BLOOM_K 104
+#define ST_BLOOM_BLOCK_SIZE 108
+#define ST_BLOOM_M_BITS 112
+#define ST_BLOOM_N 120
+#define ST_BLOOM_EPOCH 128
+#define ST_BLOOM_WINDOW_START 136
+#define ST_BLOOM_WINDOW_LEN 144
+#define ST_BLOOM_CRC 148
+#define ST_FIXED 152
+
+static uint32_t occupied(const vc_counter_t *c)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; c->slots && i < c->cap; i++)
+        n += c->slots[i].count != 0;
+    return n;
+}
+
+size_t vc_state_record_bytes(const vc_counter_t *c, const vc_bloom_t *b)
+{
+    return 4 + ST_FIXED + (size_t)occupied(c) * 16 + (b->bits ? (size_t)(b->m_bits / 8) : 0) + 4;
+}
+
+size_t vc_state_put_record(unsigned char *out, const vc_file_counts_t *f, const vc_counter_t *c, const vc_bloom_t *b)
+{
+    unsigned char *body = out + 4;
+    uint32_t slots = 0;
+    size_t at = ST_FIXED;
+    const uint64_t counts[8] = {f->reads,        f->writes,        f->read_bytes,  f->write_bytes,
+                                f->window_reads, f->window_writes, c->evictions,   c->skipped_blocks};
+
+    memset(body, 0, ST_FIXED);
+    memcpy(body + ST_GFID, f->gfid, 16);
+    put_le(body + ST_BLOCK_SIZE, f->block_size, 4);
+    put_le(body + ST_EPOCH, f->epoch, 8);
+    put_le(body + ST_WINDOW_START, f->window_start_real_ms, 8);
+    for (int i = 0; i < 8; i++)
+        put_le(body + ST_COUNTS + 8 * i, counts[i], 8);
+    for (uint32_t i = 0; c->slots && i < c->cap; i++) {
+        if (c->slots[i].count) {
+            put_le(body + at, c->slots[i].block, 8);
+            put_le(body + at + 8, c->slots[i].count, 8);
+            at += 16;
+            slots++;
+        }
+    }
+    put_le(body + ST_SLOTS, slots, 4);
+    if (b->bits) {
+        put_le(body + ST_BLOOM_K, b->k, 2);
+        put_le(body + ST_BLOOM_BLOCK_SIZE, b->block_size, 4);
+        put_le(body + ST_BLOOM_M_BITS, b->m_bits, 8);
+        put_le(body + ST_BLOOM_N, b->n_inserted, 8);
+        put_le(body + ST_BLOOM_EPOCH, b->epoch, 8);
+        put_le(body + ST_BLOOM_WINDOW_START, b->window_start_ms, 8);
+        put_le(body + ST_BLOOM_WINDOW_LEN, b->window_len_ms, 4);
+        put_le(body + ST_BLOOM_CRC, b->crc32c, 4);
+        /* Little-endian u64 words: the memory image on this host. */
+        memcpy(body + at, b->bits, (size_t)(b->m_bits / 8));
+        at += (size_t)(b->m_bits / 8);
+    }
+    put_le(out, at, 4);
+    put_le(body + at, vc_crc32c(body, at), 4);
+    return 4 + at + 4;
+}
+
+void vc_state_put_header(unsigned char *out, uint32_t records)
+{
+    memcpy(out, VC_STATE_MAGIC, 4);
+    put_le(out + 4, VC_STATE_VERSION, 4);
+    put_le(out + 8, records, 4);
+    put_le(out + 12, vc_crc32c(out, 12), 4);
+}
+
+long vc_state_check_header(const unsigned char *in, size_t len, const char **why)
+{
+    if (len < VC_STATE_HEADER_BYTES) {
+        *why = "shorter than its header";
+        return -1;
+    }
+    if (memcmp(in, VC_STATE_MAGIC, 4) != 0) {
+        *why = "no VCST magic";
+        return -1;
+    }
+    if (get_le(in + 12, 4) != vc_crc32c(in, 12)) {
+        *why = "header checksum mismatch";
+        return -1;
+    }
+    if (get_le(in + 4, 4) != VC_STATE_VERSION) {
+        *why = "unknown version";
+        return -1;
+    }
+    return (long)get_le(in + 8, 4);
+}
+
+long vc_state_check_record(const unsigned char *in, size_t len, const char **why)
+{
+    if (len < 4 + ST_FIXED + 4) {
+        *why = "truncated record";
+        return -1;
+    }
+    uint64_t body_len = get_le(in, 4);
+    if (body_len < ST_FIXED || body_len > len - 8) {
+        *why = "truncated record";
+        return -1;
+    }
+    const unsigned char *body = in + 4;
+    if (get_le(body + body_len, 4) != vc_crc32c(body, (size_t)body_len)) {
+        *why = "record checksum mismatch";
+        return -1;
+    }
+    uint64_t slots = get_le(body + ST_SLOTS, 4);
+    uint64_t k = get_le(body + ST_BLOOM_K, 2);
+    uint64_t m_bits = get_le(body + ST_BLOOM_M_BITS, 8);
+    uint64_t bloom_bytes = k ? m_bits / 8 : 0;
+    if (get_le(body + ST_BLOCK_SIZE, 4) == 0 || k > VC_BLOOM_MAX_K || (k && (m_bits == 0 || m_bits % 64 != 0)) ||
+        (!k && m_bits != 0) || bloom_bytes > body_len || slots > (body_len - ST_FIXED) / 16 ||
+        ST_FIXED + slots * 16 + bloom_bytes != body_len) {
+        *why = "inconsistent record fields";
+        return -1;
+    }
+    for (uint64_t i = 0; i < slots; i++) {
+        if (get_le(body + ST_FIXED + 16 * i + 8, 8) == 0) {
+            *why = "a block with count 0";
+            return -1;
+        }
+    }
+    if (k && get_le(body + ST_BLOOM_CRC, 4) != vc_crc32c(body + ST_FIXED + slots * 16, (size_t)bloom_bytes)) {
+        *why = "filter checksum mismatch";
+        return -1;
+    }
+    return (long)(body_len + 8);
+}
+
+const unsigned char *vc_state_record_gfid(const unsigned char *rec) { return rec + 4 + ST_GFID; }
+
+int vc_state_restore(const unsigned char *rec, vc_file_counts_t *f, vc_counter_t *c, vc_bloom_t *b,
+                     const vc_alloc_t *a)
+{
+    const unsigned char *body = rec + 4;
+    uint64_t counts[8];
+    uint32_t slots = (uint32_t)get_le(body + ST_SLOTS, 4);
+
+    memcpy(f->gfid, body + ST_GFID, 16);
+    f->block_size = (uint32_t)get_le(body + ST_BLOCK_SIZE, 4);
+    f->epoch = get_le(body + ST_EPOCH, 8);
+    f->window_start_real_ms = get_le(body + ST_WINDOW_START, 8);
+    for (int i = 0; i < 8; i++)
+        counts[i] = get_le(body + ST_COUNTS + 8 * i, 8);
+    f->reads = counts[0];
+    f->writes = counts[1];
+    f->read_bytes = counts[2];
+    f->write_bytes = counts[3];
+    f->window_reads = counts[4];
+    f->window_writes = counts[5];
+    for (uint32_t i = 0; i < slots; i++) {
+        uint64_t block = get_le(body + ST_FIXED + 16 * (size_t)i, 8);
+        uint64_t count = get_le(body + ST_FIXED + 16 * (size_t)i + 8, 8);
+        if (c->slots)
+            add_count(c, a, block, count);
+        else
+            c->skipped_blocks++;
+    }
+    c->evictions += counts[6];
+    c->skipped_blocks += counts[7];
+
+    memset(b, 0, sizeof(*b));
+    uint16_t k = (uint16_t)get_le(body + ST_BLOOM_K, 2);
+    if (!k)
+        return 0;
+    uint64_t m = get_le(body + ST_BLOOM_M_BITS, 8);
+    if (budget_take(a, m / 8) != 0)
+        return -1;
+    b->bits = a->calloc_fn(m / 64, sizeof(uint64_t));
+    if (!b->bits) {
+        budget_give(a, m / 8);
+        return -1;
+    }
+    memcpy(b->bits, body + ST_FIXED + 16 * (size_t)slots, (size_t)(m / 8));
+    b->k = k;
+    b->m_bits = m;
+    b->block_size = (uint32_t)get_le(body + ST_BLOOM_BLOCK_SIZE, 4);
+    b->n_inserted = get_le(body + ST_BLOOM_N, 8);
+    b->epoch = get_le(body + ST_BLOOM_EPOCH, 8);
+    b->window_start_ms = get_le(body + ST_BLOOM_WINDOW_START, 8);
+    b->window_len_ms = (uint32_t)get_le(body + ST_BLOOM_WINDOW_LEN, 4);
+    b->crc32c = (uint32_t)get_le(body + ST_BLOOM_CRC, 4);
+    return 0;
 }
 
 long vc_parse_bloom_name(const char *name)

@@ -100,6 +100,44 @@ size_t vc_bloom_chunk_bytes(const vc_bloom_t *b, uint32_t chunk);
  * below 2^31. Returns the chunk index, or -1 for any other name. */
 long vc_parse_bloom_name(const char *name);
 
+/* The brick's saved counts and filters, so that they survive a brick restart. All fields little-endian.
+ * File: header (magic "VCST", version u32, records u32, CRC-32C of those 12 bytes u32), then the records.
+ * Record: body length u32, body, CRC-32C of the body u32. Body: the file's gfid (16 bytes), the window's block size
+ * u32, the number of counted blocks u32, epoch u64, window start (ms since the epoch, real clock) u64, reads, writes,
+ * read_bytes, write_bytes, window_reads, window_writes, window evictions, window skipped blocks (u64 each); the filter
+ * of the last window (k u16 and 2 bytes reserved, all 0 without one; block size u32, m bits u64, n u64, epoch u64,
+ * window start u64, window length u32, CRC-32C of the bit array u32); then (block u64, count u64) per counted block,
+ * then the filter's m/8 bytes of bits. */
+#define VC_STATE_MAGIC "VCST"
+#define VC_STATE_VERSION 1
+#define VC_STATE_HEADER_BYTES 16
+
+/* A file's counts as saved, apart from its table and filter. */
+typedef struct {
+    unsigned char gfid[16];
+    uint32_t block_size;
+    uint64_t epoch;
+    uint64_t window_start_real_ms;
+    uint64_t reads, writes, read_bytes, write_bytes, window_reads, window_writes;
+} vc_file_counts_t;
+
+/* Bytes vc_state_put_record writes for this table and filter (the filter may have no bits). */
+size_t vc_state_record_bytes(const vc_counter_t *c, const vc_bloom_t *b);
+/* Writes one record into out, which holds vc_state_record_bytes(c, b); returns the bytes written. */
+size_t vc_state_put_record(unsigned char *out, const vc_file_counts_t *f, const vc_counter_t *c, const vc_bloom_t *b);
+void vc_state_put_header(unsigned char *out, uint32_t records);
+/* The number of records the header at in announces, or -1 with *why saying what is wrong. */
+long vc_state_check_header(const unsigned char *in, size_t len, const char **why);
+/* Checks the record at in (len bytes available): lengths, fields and both checksums. Returns the record's size in
+ * bytes, or -1 with *why saying what is wrong. Reads nothing beyond in + len. */
+long vc_state_check_record(const unsigned char *in, size_t len, const char **why);
+const unsigned char *vc_state_record_gfid(const unsigned char *rec);
+/* Restores a record vc_state_check_record accepted: the counts into f, the blocks added to c (initialised by the
+ * caller; a block that does not fit is evicted or skipped as a counted one would be), the filter into b. Returns 0, or
+ * -1 if the filter's memory could not be had: b is then empty and the rest restored. */
+int vc_state_restore(const unsigned char *rec, vc_file_counts_t *f, vc_counter_t *c, vc_bloom_t *b,
+                     const vc_alloc_t *a);
+
 /* The interference detector (same model as the Java io.locus.gluster.virtcache.detector package): every sub-interval
  * each file's response time is predicted as R = d / (1 - U), U = sum over files of (1 + headroom) * lambda / n * d,
  * and each evaluation compares the p90 of the recent predictions with the p90 of those made at low load. One

@@ -269,6 +269,109 @@ static void test_detector(void)
     CHECK(strcmp(vc_det_state_name(VC_DET_INTERFERED), "interfered") == 0, "name");
 }
 
+/* A table and filter saved and restored: the same counts, blocks and filter; every truncation and every flipped byte
+ * of the record refused, reading nothing past the bytes given (AddressSanitizer checks that). */
+static void test_state_roundtrip(void)
+{
+    vc_counter_t c;
+    vc_bloom_t b = {0};
+    CHECK(vc_counter_init(&c, &alloc, 4096) == 0, "init");
+    for (int i = 0; i < 5; i++)
+        vc_counter_add_range(&c, &alloc, 3 * 65536, 10, 65536);
+    vc_counter_add_range(&c, &alloc, 7 * 65536, 10, 65536);
+    b.block_size = 65536;
+    b.epoch = 4;
+    b.window_start_ms = 123456789;
+    b.window_len_ms = 600000;
+    CHECK(vc_bloom_build(&b, &c, &alloc, 10, 0.01, 1 << 20) == 0, "filter");
+    for (int i = 0; i < 4; i++)
+        vc_counter_add_range(&c, &alloc, 3 * 65536, 10, 65536);
+    vc_counter_add_range(&c, &alloc, 9 * 65536, 65536 * 2, 65536);
+    c.evictions = 2;
+    c.skipped_blocks = 1;
+    vc_file_counts_t f = {.block_size = 65536, .epoch = 4, .window_start_real_ms = 987654321, .reads = 12,
+                          .writes = 1, .read_bytes = 1000, .write_bytes = 10, .window_reads = 6, .window_writes = 1};
+    for (int i = 0; i < 16; i++)
+        f.gfid[i] = (unsigned char)(0xa0 + i);
+
+    size_t n = vc_state_record_bytes(&c, &b);
+    unsigned char *rec = malloc(n);
+    CHECK(vc_state_put_record(rec, &f, &c, &b) == n, "record size");
+    const char *why = NULL;
+    CHECK(vc_state_check_record(rec, n, &why) == (long)n, "valid record refused: %s", why);
+    CHECK(memcmp(vc_state_record_gfid(rec), f.gfid, 16) == 0, "gfid");
+
+    vc_counter_t rc;
+    vc_bloom_t rb;
+    vc_file_counts_t rf;
+    CHECK(vc_counter_init(&rc, &alloc, 4096) == 0, "init");
+    CHECK(vc_state_restore(rec, &rf, &rc, &rb, &alloc) == 0, "restore");
+    CHECK(memcmp(rf.gfid, f.gfid, 16) == 0 && rf.block_size == f.block_size && rf.epoch == f.epoch &&
+              rf.window_start_real_ms == f.window_start_real_ms && rf.reads == f.reads && rf.writes == f.writes &&
+              rf.read_bytes == f.read_bytes && rf.write_bytes == f.write_bytes && rf.window_reads == f.window_reads &&
+              rf.window_writes == f.window_writes,
+          "counts");
+    CHECK(vc_counter_get(&rc, 3) == 4 && vc_counter_get(&rc, 9) == 1 && vc_counter_get(&rc, 10) == 1 &&
+              vc_counter_get(&rc, 7) == 0 && rc.used == 3,
+          "blocks: 3:%llu 9:%llu used %u", (unsigned long long)vc_counter_get(&rc, 3),
+          (unsigned long long)vc_counter_get(&rc, 9), rc.used);
+    CHECK(rc.evictions == 2 && rc.skipped_blocks == 1, "evictions %llu skipped %llu",
+          (unsigned long long)rc.evictions, (unsigned long long)rc.skipped_blocks);
+    CHECK(rb.bits && rb.m_bits == b.m_bits && rb.k == b.k && rb.n_inserted == 2 && rb.epoch == 4 &&
+              rb.crc32c == b.crc32c && memcmp(rb.bits, b.bits, b.m_bits / 8) == 0,
+          "filter");
+    CHECK(vc_bloom_contains(&rb, 3) && vc_bloom_contains(&rb, 7), "hot blocks in the restored filter");
+
+    for (size_t len = 0; len < n; len++) {
+        unsigned char *cut = malloc(len ? len : 1);
+        memcpy(cut, rec, len);
+        CHECK(vc_state_check_record(cut, len, &why) == -1, "truncated to %zu accepted", len);
+        free(cut);
+    }
+    for (size_t at = 0; at < n; at++) {
+        rec[at] ^= 0x10;
+        CHECK(vc_state_check_record(rec, n, &why) == -1, "byte %zu flipped accepted", at);
+        rec[at] ^= 0x10;
+    }
+
+    /* No memory for the filter: the counts come back without it. */
+    vc_counter_t nc;
+    vc_bloom_t nb;
+    CHECK(vc_counter_init(&nc, &alloc, 4096) == 0, "init");
+    fail_allocs_after = 0;
+    CHECK(vc_state_restore(rec, &rf, &nc, &nb, &alloc) == -1 && nb.bits == NULL, "no memory for the filter");
+    fail_allocs_after = -1;
+    CHECK(vc_counter_get(&nc, 3) == 4 && rf.reads == 12, "counts without the filter");
+
+    unsigned char h[VC_STATE_HEADER_BYTES];
+    vc_state_put_header(h, 7);
+    CHECK(vc_state_check_header(h, sizeof(h), &why) == 7, "header: %s", why);
+    CHECK(vc_state_check_header(h, sizeof(h) - 1, &why) == -1, "short header");
+    for (size_t at = 0; at < sizeof(h); at++) {
+        h[at] ^= 1;
+        CHECK(vc_state_check_header(h, sizeof(h), &why) == -1, "header byte %zu flipped accepted", at);
+        h[at] ^= 1;
+    }
+
+    /* A file without a filter or counted blocks. */
+    vc_counter_t ec;
+    vc_bloom_t eb = {0};
+    CHECK(vc_counter_init(&ec, &alloc, 4096) == 0, "init");
+    size_t en = vc_state_record_bytes(&ec, &eb);
+    unsigned char *erec = malloc(en);
+    vc_state_put_record(erec, &f, &ec, &eb);
+    CHECK(vc_state_check_record(erec, en, &why) == (long)en, "empty record: %s", why);
+
+    free(erec);
+    free(rec);
+    vc_counter_free(&ec, &alloc);
+    vc_counter_free(&nc, &alloc);
+    vc_counter_free(&rc, &alloc);
+    vc_bloom_free(&rb, &alloc);
+    vc_counter_free(&c, &alloc);
+    vc_bloom_free(&b, &alloc);
+}
+
 int main(void)
 {
     test_murmur_vectors();
@@ -282,6 +385,7 @@ int main(void)
     test_filter_limit();
     test_names();
     test_detector();
+    test_state_roundtrip();
     if (failures) {
         fprintf(stderr, "vc_core_test: %d failure(s)\n", failures);
         return 1;

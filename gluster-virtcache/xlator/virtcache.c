@@ -13,15 +13,24 @@
  *
  * The translator must never take the brick down: memory is bounded by memory-limit (all counters and filters
  * together) and max-files, each allocation is checked, and when memory is short it counts less, never fails a fop.
+ *
+ * Counts and filters survive a brick restart: every state-interval seconds a thread of the translator writes them to
+ * <brick>/.glusterfs/virtcache.state (record format in vc_core.h; a new file renamed over the old, so a crash leaves
+ * one whole file or the other), and at fini once more. The brick reads the file at init; a file it cannot use is set
+ * aside as virtcache.state.bad, logged, and counting starts afresh. A saved file's counts come back when the file is
+ * first used again, found by its gfid; the detector's samples are not saved, as they describe the load before.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <glusterfs/common-utils.h>
 #include <glusterfs/defaults.h>
@@ -36,6 +45,9 @@
 #define VC_STATS VC_PREFIX "stats"
 #define VC_STATE VC_PREFIX "state"
 #define VC_STATS_MAX 4096
+#define VC_STATE_FILE "/.glusterfs/virtcache.state"
+/* A saved state larger than this beyond memory-limit is not read: it could not be restored anyway. */
+#define VC_STATE_SLACK (16u << 20)
 
 enum gf_vc_mem_types_ {
     gf_vc_mt_priv = gf_common_mt_end + 1,
@@ -60,11 +72,16 @@ typedef struct vc_config {
     uint64_t detector_samples;
     uint64_t detector_parallel_io;
     uint64_t detector_low_load_depth;
+    uint64_t state_interval_s;
 } vc_config_t;
 
 typedef struct vc_file {
     struct vc_file *prev, *next;
     pthread_mutex_t lock;
+    /* Set once, under the brick's save_lock, when the file's saved state (if any) is restored: from then on saves
+     * include it. */
+    int saved;
+    unsigned char gfid[16];
     vc_counter_t counter;
     vc_bloom_t bloom; /* of the last completed window; bits NULL before the first */
     uint64_t epoch;   /* completed windows */
@@ -108,7 +125,25 @@ typedef struct {
     uint64_t det_last_us;
     uint64_t det_last_area_us;
     double det_queue_depth;
+    /* Saved state. save_lock serialises saves, restoring a file and destroying one, so that a save visits every file
+     * without holding lock across them. Order: save_lock, then a file's lock, then lock. */
+    pthread_mutex_t save_lock;
+    char *state_path; /* NULL: saving is off (state-interval 0 at start, or no brick directory found) */
+    struct vc_pending *pending; /* saved records of files not used since the brick started */
+    uint64_t state_saves, state_errors, restored_files;
+    pthread_mutex_t saver_lock; /* guards stopping */
+    pthread_cond_t saver_wake;
+    int stopping;
+    int saver_started;
+    pthread_t saver;
 } vc_priv_t;
+
+/* One saved record waiting for its file (plain malloc: it may be freed on the saver's thread). */
+typedef struct vc_pending {
+    struct vc_pending *next;
+    size_t len;
+    unsigned char rec[];
+} vc_pending_t;
 
 static void *vc_calloc(size_t n, size_t size) { return GF_CALLOC(n, size, gf_vc_mt_table); }
 static void vc_free(void *p) { GF_FREE(p); }
@@ -158,6 +193,7 @@ static const vc_config_t vc_defaults = {
     .detector_samples = 30,
     .detector_parallel_io = 16,
     .detector_low_load_depth = 4,
+    .state_interval_s = 30,
 };
 
 /* The detector's model parameters: VirtCache's own (Arumugam, ch. 3, section 3.7.1), as in DetectorConfig.DEFAULTS,
@@ -226,6 +262,7 @@ no_memory:
 
 static void vc_file_destroy(vc_priv_t *priv, vc_file_t *f)
 {
+    pthread_mutex_lock(&priv->save_lock);
     pthread_mutex_lock(&priv->lock);
     if (f->prev)
         f->prev->next = f->next;
@@ -235,10 +272,68 @@ static void vc_file_destroy(vc_priv_t *priv, vc_file_t *f)
         f->next->prev = f->prev;
     priv->file_count--;
     pthread_mutex_unlock(&priv->lock);
+    pthread_mutex_unlock(&priv->save_lock);
     vc_counter_free(&f->counter, &priv->alloc);
     vc_bloom_free(&f->bloom, &priv->alloc);
     pthread_mutex_destroy(&f->lock);
     GF_FREE(f);
+}
+
+/* Restores a saved record into f, which may have counted a few fops since it was created: counts add up. Called
+ * with save_lock and f->lock held. */
+static void vc_file_restore(xlator_t *this, vc_priv_t *priv, vc_file_t *f, const vc_pending_t *p)
+{
+    vc_file_counts_t fc;
+    vc_bloom_t b;
+    uint64_t real = now_ms(CLOCK_REALTIME);
+    uint64_t mono = now_ms(CLOCK_MONOTONIC);
+    uint64_t age;
+
+    if (vc_state_restore(p->rec, &fc, &f->counter, &b, &priv->alloc) != 0)
+        gf_log(this->name, GF_LOG_WARNING, "no memory for the saved hot-block filter of a file; its counts restored");
+    f->reads += fc.reads;
+    f->writes += fc.writes;
+    f->read_bytes += fc.read_bytes;
+    f->write_bytes += fc.write_bytes;
+    f->window_reads += fc.window_reads;
+    f->window_writes += fc.window_writes;
+    f->epoch = fc.epoch;
+    f->block_size = fc.block_size;
+    /* The window goes on from its saved start; the monotonic clock restarted with the brick. */
+    age = real > fc.window_start_real_ms ? real - fc.window_start_real_ms : 0;
+    f->window_start_real_ms = fc.window_start_real_ms;
+    f->window_start_mono_ms = mono > age ? mono - age : 0;
+    if (b.bits) {
+        vc_bloom_free(&f->bloom, &priv->alloc);
+        f->bloom = b;
+    }
+    __atomic_add_fetch(&priv->restored_files, 1, __ATOMIC_RELAXED);
+}
+
+/* Takes f, just bound to its inode, into saving: its saved record, if the brick holds one, is restored first. */
+static void vc_file_claim(xlator_t *this, vc_priv_t *priv, vc_file_t *f, const unsigned char *gfid)
+{
+    static const unsigned char null_gfid[16];
+    vc_pending_t **pp, *p = NULL;
+
+    if (memcmp(gfid, null_gfid, 16) == 0)
+        return;
+    pthread_mutex_lock(&priv->save_lock);
+    for (pp = &priv->pending; *pp; pp = &(*pp)->next) {
+        if (memcmp(vc_state_record_gfid((*pp)->rec), gfid, 16) == 0) {
+            p = *pp;
+            *pp = p->next;
+            break;
+        }
+    }
+    pthread_mutex_lock(&f->lock);
+    memcpy(f->gfid, gfid, 16);
+    f->saved = 1;
+    if (p)
+        vc_file_restore(this, priv, f, p);
+    pthread_mutex_unlock(&f->lock);
+    pthread_mutex_unlock(&priv->save_lock);
+    free(p);
 }
 
 /* The file's state, created on first use; NULL for anything but a regular file or when tracking is refused. */
@@ -275,6 +370,7 @@ static vc_file_t *vc_file_get(xlator_t *this, inode_t *inode)
         return NULL;
     }
     UNLOCK(&inode->lock);
+    vc_file_claim(this, priv, f, inode->gfid);
     return f;
 }
 
@@ -565,7 +661,8 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
                  "\nconfig_detector_interval_ms=%" PRIu64 "\nconfig_detector_samples=%" PRIu64
                  "\nconfig_detector_parallel_io=%" PRIu64 "\nconfig_detector_low_load_depth=%" PRIu64 "\nops=%" PRIu64 "\ncompleted=%" PRIu64 "\nlatency_us=%" PRIu64 "\nidle_completed=%" PRIu64
                  "\nidle_latency_us=%" PRIu64 "\nbrick_inflight=%" PRIu64 "\nbrick_queue_area_us=%" PRIu64
-                 "\nbrick_clock_us=%" PRIu64 "\ntop=",
+                 "\nbrick_clock_us=%" PRIu64 "\nconfig_state_interval_s=%" PRIu64 "\nbrick_state_saves=%" PRIu64
+                 "\nbrick_state_errors=%" PRIu64 "\nbrick_restored_files=%" PRIu64 "\ntop=",
                  f->block_size, f->epoch, f->window_start_real_ms, f->reads, f->writes, f->read_bytes,
                  f->write_bytes, f->window_reads, f->window_writes, f->counter.used, f->counter.evictions,
                  f->counter.skipped_blocks, f->counter.cap, f->bloom.bits ? f->bloom.epoch : 0,
@@ -578,7 +675,10 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
                  __atomic_load_n(&f->ops, __ATOMIC_RELAXED), __atomic_load_n(&f->completed, __ATOMIC_RELAXED),
                  __atomic_load_n(&f->latency_us, __ATOMIC_RELAXED),
                  __atomic_load_n(&f->idle_completed, __ATOMIC_RELAXED),
-                 __atomic_load_n(&f->idle_latency_us, __ATOMIC_RELAXED), inflight, area, clock);
+                 __atomic_load_n(&f->idle_latency_us, __ATOMIC_RELAXED), inflight, area, clock, cfg.state_interval_s,
+                 __atomic_load_n(&priv->state_saves, __ATOMIC_RELAXED),
+                 __atomic_load_n(&priv->state_errors, __ATOMIC_RELAXED),
+                 __atomic_load_n(&priv->restored_files, __ATOMIC_RELAXED));
     if (n < 0 || (size_t)n >= cap)
         return -1;
     len = (size_t)n;
@@ -819,6 +919,7 @@ static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int 
         GF_OPTION_INIT("detector-samples", c->detector_samples, uint64, bad);
         GF_OPTION_INIT("detector-parallel-io", c->detector_parallel_io, uint64, bad);
         GF_OPTION_INIT("detector-low-load-depth", c->detector_low_load_depth, uint64, bad);
+        GF_OPTION_INIT("state-interval", c->state_interval_s, uint64, bad);
     } else {
         GF_OPTION_RECONF("block-size", c->block_size, options, size_uint64, bad);
         GF_OPTION_RECONF("window", window, options, time, bad);
@@ -834,6 +935,7 @@ static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int 
         GF_OPTION_RECONF("detector-samples", c->detector_samples, options, uint64, bad);
         GF_OPTION_RECONF("detector-parallel-io", c->detector_parallel_io, options, uint64, bad);
         GF_OPTION_RECONF("detector-low-load-depth", c->detector_low_load_depth, options, uint64, bad);
+        GF_OPTION_RECONF("state-interval", c->state_interval_s, options, uint64, bad);
     }
     c->window_s = (uint64_t)window;
     if (vc_parse_fpr(fpr, &c->bloom_fpr) != 0) {
@@ -848,7 +950,7 @@ static int vc_read_options(xlator_t *this, dict_t *options, vc_config_t *c, int 
         c->max_filter_size < 64 || c->max_filter_size > (1u << 30) || c->detector_interval_ms < 10 ||
         c->detector_interval_ms > 60000 || c->detector_samples < 1 || c->detector_samples > VC_DET_MAX_SAMPLES ||
         c->detector_parallel_io < 1 || c->detector_parallel_io > 1024 || c->detector_low_load_depth < 1 ||
-        c->detector_low_load_depth > 1024)
+        c->detector_low_load_depth > 1024 || c->state_interval_s > 86400)
         goto bad;
     return 0;
 bad:
@@ -861,10 +963,368 @@ static void vc_log_config(xlator_t *this, const char *what, const vc_config_t *c
            "virtcache %s: block-size=%" PRIu64 " window=%" PRIu64 "s cache-size=%" PRIu64 " top-n=%" PRIu64
            " bloom-fpr=%g max-blocks-per-file=%" PRIu64 " max-files=%" PRIu64 " memory-limit=%" PRIu64
            " max-filter-size=%" PRIu64 " count-writes=%s detector-interval=%" PRIu64 "ms detector-samples=%" PRIu64
-           " detector-parallel-io=%" PRIu64 " detector-low-load-depth=%" PRIu64,
+           " detector-parallel-io=%" PRIu64 " detector-low-load-depth=%" PRIu64 " state-interval=%" PRIu64 "s",
            what, c->block_size, c->window_s, c->cache_size, top_n_of(c), c->bloom_fpr, c->max_blocks_per_file,
            c->max_files, c->memory_limit, c->max_filter_size, c->count_writes ? "on" : "off", c->detector_interval_ms,
-           c->detector_samples, c->detector_parallel_io, c->detector_low_load_depth);
+           c->detector_samples, c->detector_parallel_io, c->detector_low_load_depth, c->state_interval_s);
+}
+
+/* A growing byte buffer for a save (plain malloc: the saver's thread is no translator's). */
+typedef struct {
+    unsigned char *p;
+    size_t len, cap;
+} vc_buf_t;
+
+static int vc_buf_reserve(vc_buf_t *b, size_t more)
+{
+    size_t cap = b->cap ? b->cap : 65536;
+    unsigned char *p;
+    if (more > SIZE_MAX - b->len)
+        return -1;
+    while (cap < b->len + more)
+        cap *= 2;
+    if (cap == b->cap)
+        return 0;
+    p = realloc(b->p, cap);
+    if (!p)
+        return -1;
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+/* Writes all of buf to path's temporary sibling, syncs it and renames it over path, then syncs the directory. */
+static int vc_write_atomically(const char *path, const unsigned char *buf, size_t len, const char **what)
+{
+    char tmp[PATH_MAX];
+    char dir[PATH_MAX];
+    char *slash;
+    size_t done = 0;
+    int fd;
+
+    if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp)) {
+        *what = "path too long";
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        *what = "open";
+        return -1;
+    }
+    while (done < len) {
+        ssize_t n = write(fd, buf + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            *what = "write";
+            goto fail;
+        }
+        done += (size_t)n;
+    }
+    if (fsync(fd) != 0) {
+        *what = "fsync";
+        goto fail;
+    }
+    close(fd);
+    if (rename(tmp, path) != 0) {
+        *what = "rename";
+        unlink(tmp);
+        return -1;
+    }
+    snprintf(dir, sizeof(dir), "%s", path);
+    slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0) {
+            (void)fsync(fd);
+            close(fd);
+        }
+    }
+    return 0;
+fail: {
+    int err = errno;
+    close(fd);
+    unlink(tmp);
+    errno = err;
+    return -1;
+}
+}
+
+/* Saves every file's counts and filter, and the records of files not used since the start, to the state file. */
+static void vc_state_save(xlator_t *this, vc_priv_t *priv)
+{
+    vc_buf_t buf = {0};
+    uint32_t records = 0;
+    const char *what = "no memory";
+    vc_file_t *f;
+    vc_pending_t *p;
+    int failed = 0;
+
+    if (!priv->state_path)
+        return;
+    if (vc_buf_reserve(&buf, VC_STATE_HEADER_BYTES) != 0)
+        goto fail;
+    buf.len = VC_STATE_HEADER_BYTES;
+    pthread_mutex_lock(&priv->save_lock);
+    /* Files leave the list only under save_lock, so each stays valid while its lock is taken and its next read. */
+    pthread_mutex_lock(&priv->lock);
+    f = priv->files;
+    pthread_mutex_unlock(&priv->lock);
+    while (f && !failed) {
+        pthread_mutex_lock(&f->lock);
+        if (f->saved) {
+            vc_file_counts_t fc = {.block_size = f->block_size,
+                                   .epoch = f->epoch,
+                                   .window_start_real_ms = f->window_start_real_ms,
+                                   .reads = f->reads,
+                                   .writes = f->writes,
+                                   .read_bytes = f->read_bytes,
+                                   .write_bytes = f->write_bytes,
+                                   .window_reads = f->window_reads,
+                                   .window_writes = f->window_writes};
+            memcpy(fc.gfid, f->gfid, 16);
+            if (vc_buf_reserve(&buf, vc_state_record_bytes(&f->counter, &f->bloom)) == 0) {
+                buf.len += vc_state_put_record(buf.p + buf.len, &fc, &f->counter, &f->bloom);
+                records++;
+            } else {
+                failed = 1;
+            }
+        }
+        pthread_mutex_unlock(&f->lock);
+        pthread_mutex_lock(&priv->lock);
+        f = f->next;
+        pthread_mutex_unlock(&priv->lock);
+    }
+    for (p = priv->pending; p && !failed; p = p->next) {
+        if (vc_buf_reserve(&buf, p->len) == 0) {
+            memcpy(buf.p + buf.len, p->rec, p->len);
+            buf.len += p->len;
+            records++;
+        } else {
+            failed = 1;
+        }
+    }
+    pthread_mutex_unlock(&priv->save_lock);
+    if (failed)
+        goto fail;
+    vc_state_put_header(buf.p, records);
+    if (vc_write_atomically(priv->state_path, buf.p, buf.len, &what) != 0) {
+        gf_log(this->name, GF_LOG_WARNING, "virtcache could not save its counts to %s (%s: %s); the last saved stay",
+               priv->state_path, what, strerror(errno));
+        __atomic_add_fetch(&priv->state_errors, 1, __ATOMIC_RELAXED);
+    } else {
+        __atomic_add_fetch(&priv->state_saves, 1, __ATOMIC_RELAXED);
+    }
+    free(buf.p);
+    return;
+fail:
+    gf_log(this->name, GF_LOG_WARNING, "virtcache could not save its counts to %s (%s); the last saved stay",
+           priv->state_path, what);
+    __atomic_add_fetch(&priv->state_errors, 1, __ATOMIC_RELAXED);
+    free(buf.p);
+}
+
+static void vc_pending_free_all(vc_priv_t *priv)
+{
+    while (priv->pending) {
+        vc_pending_t *p = priv->pending;
+        priv->pending = p->next;
+        free(p);
+    }
+}
+
+/* Sets a state file the brick cannot use aside, so that the next save does not destroy what it held. */
+static void vc_state_reject(xlator_t *this, vc_priv_t *priv, const char *why, size_t at)
+{
+    char bad[PATH_MAX];
+    vc_pending_free_all(priv);
+    __atomic_add_fetch(&priv->state_errors, 1, __ATOMIC_RELAXED);
+    if (snprintf(bad, sizeof(bad), "%s.bad", priv->state_path) < (int)sizeof(bad) &&
+        rename(priv->state_path, bad) == 0)
+        gf_log(this->name, GF_LOG_ERROR,
+               "virtcache saved state %s is unusable (%s at byte %zu), moved to %s; counting starts afresh",
+               priv->state_path, why, at, bad);
+    else
+        gf_log(this->name, GF_LOG_ERROR, "virtcache saved state %s is unusable (%s at byte %zu); counting starts afresh",
+               priv->state_path, why, at);
+}
+
+/* Reads the state file into pending records; a missing file is a first start, anything unusable is set aside. */
+static void vc_state_load(xlator_t *this, vc_priv_t *priv, uint64_t memory_limit)
+{
+    struct stat st;
+    unsigned char *buf = NULL;
+    size_t len, at, done = 0;
+    long records;
+    const char *why = NULL;
+    int fd = open(priv->state_path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        if (errno == ENOENT)
+            gf_log(this->name, GF_LOG_INFO, "virtcache has no saved state at %s; counting starts afresh",
+                   priv->state_path);
+        else
+            vc_state_reject(this, priv, strerror(errno), 0);
+        return;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        vc_state_reject(this, priv, "not a readable regular file", 0);
+        return;
+    }
+    if ((uint64_t)st.st_size > memory_limit + VC_STATE_SLACK) {
+        close(fd);
+        vc_state_reject(this, priv, "larger than memory-limit allows", 0);
+        return;
+    }
+    len = (size_t)st.st_size;
+    buf = malloc(len ? len : 1);
+    if (!buf) {
+        close(fd);
+        gf_log(this->name, GF_LOG_ERROR, "virtcache has no memory to read %s; counting starts afresh",
+               priv->state_path);
+        return;
+    }
+    while (done < len) {
+        ssize_t n = read(fd, buf + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    close(fd);
+    len = done;
+    records = vc_state_check_header(buf, len, &why);
+    if (records < 0) {
+        vc_state_reject(this, priv, why, 0);
+        free(buf);
+        return;
+    }
+    at = VC_STATE_HEADER_BYTES;
+    for (long i = 0; i < records; i++) {
+        long n = vc_state_check_record(buf + at, len - at, &why);
+        vc_pending_t *p, *q;
+        if (n < 0) {
+            vc_state_reject(this, priv, why, at);
+            free(buf);
+            return;
+        }
+        for (q = priv->pending; q; q = q->next)
+            if (memcmp(vc_state_record_gfid(q->rec), vc_state_record_gfid(buf + at), 16) == 0)
+                break;
+        if (q) {
+            vc_state_reject(this, priv, "a file saved twice", at);
+            free(buf);
+            return;
+        }
+        p = malloc(sizeof(*p) + (size_t)n);
+        if (!p) {
+            vc_pending_free_all(priv);
+            gf_log(this->name, GF_LOG_ERROR, "virtcache has no memory to restore %s; counting starts afresh",
+                   priv->state_path);
+            free(buf);
+            return;
+        }
+        p->len = (size_t)n;
+        memcpy(p->rec, buf + at, (size_t)n);
+        p->next = priv->pending;
+        priv->pending = p;
+        at += (size_t)n;
+    }
+    if (at != len) {
+        vc_state_reject(this, priv, "bytes after the last record", at);
+        free(buf);
+        return;
+    }
+    free(buf);
+    gf_log(this->name, GF_LOG_INFO, "virtcache read the saved counts of %ld files from %s", records,
+           priv->state_path);
+}
+
+/* The brick's directory: the "directory" option of the storage translator below. */
+static const char *vc_brick_directory(xlator_t *this)
+{
+    xlator_t *x;
+    for (x = FIRST_CHILD(this); x; x = x->children ? FIRST_CHILD(x) : NULL) {
+        char *dir = NULL;
+        if (x->options && dict_get_str(x->options, "directory", &dir) == 0 && dir && *dir)
+            return dir;
+    }
+    return NULL;
+}
+
+/* Saves every state-interval seconds (read each second, so a new value applies at once) until fini. */
+static void *vc_saver(void *arg)
+{
+    xlator_t *this = arg;
+    vc_priv_t *priv = this->private;
+    uint64_t last = now_ms(CLOCK_MONOTONIC);
+
+    THIS = this;
+    pthread_mutex_lock(&priv->saver_lock);
+    while (!priv->stopping) {
+        struct timespec until;
+        uint64_t interval;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&priv->saver_wake, &priv->saver_lock, &until);
+        interval = __atomic_load_n(&priv->cfg.state_interval_s, __ATOMIC_RELAXED);
+        if (priv->stopping || interval == 0 || now_ms(CLOCK_MONOTONIC) - last < interval * 1000u)
+            continue;
+        pthread_mutex_unlock(&priv->saver_lock);
+        vc_state_save(this, priv);
+        last = now_ms(CLOCK_MONOTONIC);
+        pthread_mutex_lock(&priv->saver_lock);
+    }
+    pthread_mutex_unlock(&priv->saver_lock);
+    return NULL;
+}
+
+/* Finds the state file, reads it and starts saving; with state-interval 0 nothing is read or saved. */
+static void vc_state_start(xlator_t *this, vc_priv_t *priv)
+{
+    const char *dir;
+    size_t n;
+
+    if (priv->cfg.state_interval_s == 0) {
+        gf_log(this->name, GF_LOG_INFO, "virtcache state-interval is 0: counts are neither saved nor restored");
+        return;
+    }
+    dir = vc_brick_directory(this);
+    if (!dir) {
+        gf_log(this->name, GF_LOG_WARNING, "virtcache found no brick directory below it: counts are not saved");
+        return;
+    }
+    n = strlen(dir) + sizeof(VC_STATE_FILE);
+    priv->state_path = GF_MALLOC(n, gf_vc_mt_value);
+    if (!priv->state_path)
+        return;
+    snprintf(priv->state_path, n, "%s%s", dir, VC_STATE_FILE);
+    vc_state_load(this, priv, priv->cfg.memory_limit);
+    if (gf_thread_create(&priv->saver, NULL, vc_saver, this, "vcsave") == 0)
+        priv->saver_started = 1;
+    else
+        gf_log(this->name, GF_LOG_WARNING, "virtcache could not start its saving thread: counts are saved at fini only");
+}
+
+/* Initialises the brick's locks; 0, or -1 with none of them left initialised. */
+static int vc_priv_locks_init(vc_priv_t *priv)
+{
+    pthread_mutex_t *locks[] = {&priv->lock, &priv->queue_lock, &priv->det_lock, &priv->save_lock, &priv->saver_lock};
+    size_t n = sizeof(locks) / sizeof(locks[0]);
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (pthread_mutex_init(locks[i], NULL) != 0)
+            break;
+    if (i == n && pthread_cond_init(&priv->saver_wake, NULL) == 0)
+        return 0;
+    while (i-- > 0)
+        pthread_mutex_destroy(locks[i]);
+    return -1;
 }
 
 int32_t vc_init(xlator_t *this)
@@ -879,18 +1339,7 @@ int32_t vc_init(xlator_t *this)
     priv = GF_CALLOC(1, sizeof(*priv), gf_vc_mt_priv);
     if (!priv)
         return -1;
-    if (pthread_mutex_init(&priv->lock, NULL) != 0) {
-        GF_FREE(priv);
-        return -1;
-    }
-    if (pthread_mutex_init(&priv->queue_lock, NULL) != 0) {
-        pthread_mutex_destroy(&priv->lock);
-        GF_FREE(priv);
-        return -1;
-    }
-    if (pthread_mutex_init(&priv->det_lock, NULL) != 0) {
-        pthread_mutex_destroy(&priv->queue_lock);
-        pthread_mutex_destroy(&priv->lock);
+    if (vc_priv_locks_init(priv) != 0) {
         GF_FREE(priv);
         return -1;
     }
@@ -910,6 +1359,7 @@ int32_t vc_init(xlator_t *this)
     priv->alloc.budget_limit = cfg.memory_limit;
     this->private = priv;
     vc_log_config(this, "loaded", &cfg);
+    vc_state_start(this, priv);
     return 0;
 }
 
@@ -943,9 +1393,21 @@ void vc_fini(xlator_t *this)
     vc_priv_t *priv = this->private;
     if (!priv)
         return;
+    pthread_mutex_lock(&priv->saver_lock);
+    priv->stopping = 1;
+    pthread_cond_signal(&priv->saver_wake);
+    pthread_mutex_unlock(&priv->saver_lock);
+    if (priv->saver_started)
+        pthread_join(priv->saver, NULL);
+    vc_state_save(this, priv);
+    vc_pending_free_all(priv);
+    GF_FREE(priv->state_path);
     while (priv->files)
         vc_file_destroy(priv, priv->files);
     this->private = NULL;
+    pthread_cond_destroy(&priv->saver_wake);
+    pthread_mutex_destroy(&priv->saver_lock);
+    pthread_mutex_destroy(&priv->save_lock);
     pthread_mutex_destroy(&priv->det_lock);
     pthread_mutex_destroy(&priv->queue_lock);
     pthread_mutex_destroy(&priv->lock);
@@ -1082,6 +1544,15 @@ struct volume_options vc_options[] = {
      .default_value = "4",
      .description = "A sample whose average queue depth at the brick is below this is low load and may become the "
                     "baseline predictions are compared with (4 for a 16-way device, as in the thesis).",
+     .op_version = {1},
+     .flags = OPT_FLAG_SETTABLE},
+    {.key = {"state-interval"},
+     .type = GF_OPTION_TYPE_INT,
+     .min = 0,
+     .max = 86400,
+     .default_value = "30",
+     .description = "Seconds between saves of every file's counts and filter to <brick>/.glusterfs/virtcache.state, "
+                    "read back when the brick starts; 0 at brick start neither saves nor restores.",
      .op_version = {1},
      .flags = OPT_FLAG_SETTABLE},
     {.key = {NULL}},

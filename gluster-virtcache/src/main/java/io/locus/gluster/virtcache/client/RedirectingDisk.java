@@ -8,8 +8,6 @@ import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,15 +42,22 @@ import java.util.function.LongPredicate;
  * write, and every other byte as the last flush left it.
  *
  * <p>The shadow image keeps block b at offset b·blockSize. A restarted disk replays the journal; if it finds dirty
- * blocks it starts DRAINING, whatever the state was. Thread-safe: one lock serialises reads, writes and state changes
- * (a disk's I/O is already serialised by the VM's block layer in most setups); the data logger's copies, warming's
- * reads and a flush's syncs run outside it.
+ * blocks it starts DRAINING, whatever the state was.
+ *
+ * <p>The concerns live apart: which state routes a read where is {@link RedirectState}'s rule; flushes and the
+ * journal are a {@link GroupCommit}; the queue of hot blocks for the log and its batches a {@link DataLogger}; this
+ * class routes each block and keeps what the log holds of it.
+ *
+ * <p>Thread-safe, with one lock discipline. The disk's monitor ({@code this}) guards all state: the routing state,
+ * the block map, the blocks held in part, the queues and the counters, including those the group commit and the data
+ * logger keep. Reads, writes, draining, state changes and a journal compaction run under it with their I/O and the
+ * syncs they must order (a disk's I/O is already serialised by the VM's block layer in most setups). Work that may run
+ * beside the VM's I/O runs outside it under a lock of its own: a flush's syncs under the group commit's flush lock, a
+ * data logger batch's copies under its batch lock; each takes the monitor inside its own lock for its bookkeeping,
+ * never the other way round. Warming's reads and copies take no lock but the monitor, for their bookkeeping. So the
+ * order is always: flush lock or batch lock (never both), then the monitor.
  */
 public final class RedirectingDisk {
-    /** Most hot blocks queued for the data logger; further ones wait for the next read of them. */
-    static final int MAX_QUEUED = 4096;
-    /** The journal is compacted at a flush once it exceeds this many bytes and four times its live records. */
-    static final long COMPACT_ABOVE_BYTES = 1 << 20;
     /** The unit in which the log holds part of a block; writes of VM disks are whole sectors of this size. */
     static final int SECTOR_BYTES = 512;
 
@@ -62,19 +67,13 @@ public final class RedirectingDisk {
     private final int blockSize;
     private volatile LongPredicate hot;
     private RedirectState state;
-    private long loggedOnRead;
     private long readsFromLog;
     private long readsFromPrimary;
     private long writesToLog;
-    private long compactions;
-    private long compactAboveBytes = COMPACT_ABOVE_BYTES;
 
-    /** Hot blocks a NORMAL read found missing from the log, in the order found. */
-    private final Set<Long> toLog = new LinkedHashSet<>();
-    /** Blocks the data logger is copying now; a write to one removes it, so its copy is not trusted. */
+    /** Blocks the data logger or warming is copying to the log now; a write to one removes it, so its copy is not
+     * trusted. */
     private final Set<Long> copying = new HashSet<>();
-    /** Held by the data logger for a batch of copies, and by {@link #startRedirect} to wait for one to end. */
-    private final Object loggerLock = new Object();
     /**
      * Blocks whose logged copy a write made stale in this filter's window: not logged again until the next filter, so
      * that a block the VM keeps writing does not keep the data logger copying it.
@@ -98,11 +97,8 @@ public final class RedirectingDisk {
 
     private long copiedWhileWarming;
 
-    /** Serialises flushes; a flush whose writes an earlier one covered returns at once. */
-    private final Object flushLock = new Object();
-
-    private long flushesRequested;
-    private long flushesCovered;
+    private final GroupCommit commit;
+    private final DataLogger logger;
 
     private RedirectingDisk(BlockStore primary, BlockStore log, BlockMap map, int blockSize, LongPredicate hot) {
         this.primary = primary;
@@ -112,6 +108,8 @@ public final class RedirectingDisk {
         this.hot = hot;
         this.sector = Math.min(SECTOR_BYTES, blockSize);
         this.state = map.dirtyCount() > 0 ? RedirectState.DRAINING : RedirectState.NORMAL;
+        this.commit = new GroupCommit(this, map, primary, log, partial::containsKey, this::fillPartial);
+        this.logger = new DataLogger(this, map, primary, log, blockSize, copying);
     }
 
     /**
@@ -141,7 +139,7 @@ public final class RedirectingDisk {
 
     /** Compacts the journal at a flush once it exceeds {@code bytes} (and four times its live records). */
     synchronized void compactAbove(long bytes) {
-        compactAboveBytes = bytes;
+        commit.compactAbove(bytes);
     }
 
     public synchronized RedirectState state() {
@@ -154,17 +152,17 @@ public final class RedirectingDisk {
 
     /** Hot blocks copied to the log by the data logger while NORMAL. */
     public synchronized long loggedOnRead() {
-        return loggedOnRead;
+        return logger.logged();
     }
 
     /** Hot blocks queued for the data logger. */
     public synchronized int blocksToLog() {
-        return toLog.size();
+        return logger.queued();
     }
 
     /** Whether the data logger has nothing queued and no batch under way. */
     public synchronized boolean dataLoggerIdle() {
-        return toLog.isEmpty() && copying.isEmpty();
+        return logger.idle();
     }
 
     /** Block reads served from the log. */
@@ -196,7 +194,7 @@ public final class RedirectingDisk {
     }
 
     public synchronized long compactions() {
-        return compactions;
+        return commit.compactions();
     }
 
     /** Reads {@code length} bytes at {@code offset} (zeros past what was ever written). */
@@ -242,7 +240,7 @@ public final class RedirectingDisk {
      */
     public synchronized void write(long offset, byte[] data) throws IOException {
         checkRange(offset, data.length);
-        boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
+        boolean redirected = state.redirects();
         if (state == RedirectState.NORMAL) {
             // No block is dirty while NORMAL: forget the logged copies the write makes stale, then one write.
             for (long b = offset / blockSize; b <= lastBlock(offset, data.length); b++) {
@@ -288,49 +286,12 @@ public final class RedirectingDisk {
      * its writes covered by one that ran meanwhile returns without syncing again.
      */
     public void flush() throws IOException {
-        long ticket;
-        synchronized (this) {
-            ticket = ++flushesRequested;
-        }
-        synchronized (flushLock) {
-            List<BlockMap.Due> due;
-            long covers;
-            synchronized (this) {
-                if (flushesCovered >= ticket) {
-                    return;
-                }
-                covers = flushesRequested;
-                due = map.dirtyToJournal();
-            }
-            fillPartial(due);
-            primary.flush();
-            // Data first, then the records that point at it: a durable DIRTY record must name durable bytes.
-            log.flush();
-            synchronized (this) {
-                map.journalDirty(due, partial::containsKey);
-            }
-            map.sync();
-            synchronized (this) {
-                flushesCovered = covers;
-                if (map.journalBytes() > compactAboveBytes
-                        && map.journalBytes() > 4L * BlockMap.RECORD_BYTES * (map.size() + 1)) {
-                    // The compacted journal names every dirty block, so the bytes of all of them must be durable.
-                    log.flush();
-                    map.compact(partial::containsKey);
-                    compactions++;
-                }
-            }
-        }
+        commit.flush();
     }
 
     /** Flushes, then journals a clean close, after which the next client may trust the log's valid copies. */
     public void close() throws IOException {
-        flush();
-        synchronized (flushLock) {
-            synchronized (this) {
-                map.close();
-            }
-        }
+        commit.close();
     }
 
     /**
@@ -339,75 +300,27 @@ public final class RedirectingDisk {
      * a block written meanwhile is not recorded (its copy may be older). Returns how many blocks were recorded.
      */
     public int logHotBlocks(int maxBlocks) throws IOException {
-        synchronized (loggerLock) {
-            List<Long> batch = new ArrayList<>();
-            synchronized (this) {
-                if (state != RedirectState.NORMAL) {
-                    toLog.clear();
-                    return 0;
-                }
-                Iterator<Long> it = toLog.iterator();
-                while (it.hasNext() && batch.size() < maxBlocks) {
-                    long block = it.next();
-                    it.remove();
-                    if (!map.inLog(block)) {
-                        batch.add(block);
-                        copying.add(block);
-                    }
-                }
-            }
-            if (batch.isEmpty()) {
-                return 0;
-            }
-            try {
-                for (long block : batch) {
-                    log.write(block * blockSize, padded(primary.read(block * blockSize, blockSize), blockSize));
-                }
-                // The copies must be durable before the map vouches for them.
-                log.flush();
-                int recorded = 0;
-                synchronized (this) {
-                    for (long block : batch) {
-                        if (copying.contains(block) && !map.inLog(block)) {
-                            map.markValid(block);
-                            recorded++;
-                        }
-                    }
-                    loggedOnRead += recorded;
-                }
-                return recorded;
-            } finally {
-                synchronized (this) {
-                    copying.removeAll(batch);
-                }
-            }
-        }
+        return logger.logBatch(maxBlocks, () -> state == RedirectState.NORMAL);
     }
 
     /** Waits up to {@code millis} for hot blocks to be queued for the data logger; whether any are. */
-    public synchronized boolean awaitBlocksToLog(long millis) throws InterruptedException {
-        if (toLog.isEmpty() && millis > 0) {
-            wait(millis);
-        }
-        return !toLog.isEmpty();
+    public boolean awaitBlocksToLog(long millis) throws InterruptedException {
+        return logger.await(millis);
     }
 
     /** NORMAL → WARMING: the detector chose this disk. Waits for a data logger batch in progress to end. */
     public void startRedirect() {
-        synchronized (loggerLock) {
-            synchronized (this) {
-                requireState("startRedirect", RedirectState.NORMAL);
-                state = RedirectState.WARMING;
-                toLog.clear();
-                toWarm.clear();
-                toWarm.addAll(map.blocks());
-                toCopy.clear();
-                writtenSinceLogged.stream()
-                        .filter(b -> hot.test(b) && !map.inLog(b))
-                        .sorted()
-                        .forEach(toCopy::add);
-            }
-        }
+        logger.stop(() -> {
+            requireState("startRedirect", RedirectState.NORMAL);
+            state = RedirectState.WARMING;
+            toWarm.clear();
+            toWarm.addAll(map.blocks());
+            toCopy.clear();
+            writtenSinceLogged.stream()
+                    .filter(b -> hot.test(b) && !map.inLog(b))
+                    .sorted()
+                    .forEach(toCopy::add);
+        });
     }
 
     /**
@@ -472,7 +385,7 @@ public final class RedirectingDisk {
         }
         log.flush();
         synchronized (this) {
-            boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
+            boolean redirected = state.redirects();
             for (long block : written) {
                 if (redirected && copying.contains(block) && !map.inLog(block) && !partial.containsKey(block)) {
                     map.markValid(block);
@@ -485,7 +398,7 @@ public final class RedirectingDisk {
 
     /** WARMING or REDIRECTED → DRAINING: the peak is over. */
     public synchronized void endRedirect() {
-        if (state != RedirectState.WARMING && state != RedirectState.REDIRECTED) {
+        if (!state.redirects()) {
             throw new IllegalStateException("endRedirect in state " + state + " (expected: WARMING or REDIRECTED)");
         }
         state = RedirectState.DRAINING;
@@ -525,27 +438,26 @@ public final class RedirectingDisk {
     }
 
     private void noteHot(long block) {
-        if (toLog.size() < MAX_QUEUED
+        if (logger.queued() < DataLogger.MAX_QUEUED
                 && hot.test(block)
                 && !map.inLog(block)
-                && !writtenSinceLogged.contains(block)
-                && toLog.add(block)
-                && toLog.size() == 1) {
-            notifyAll();
+                && !writtenSinceLogged.contains(block)) {
+            logger.queue(block);
         }
     }
 
     /** Whether a read of the block now goes to the log, which holds it whole (not a block written in part). */
     private boolean logHoldsWhole(long block) {
-        boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
-        return (map.isDirty(block) || (redirected && map.inLog(block) && hot.test(block)))
-                && !partial.containsKey(block);
+        return readsFromLog(block) && !partial.containsKey(block);
+    }
+
+    private boolean readsFromLog(long block) {
+        return state.readsFromLog(block, map.isDirty(block), map.inLog(block), hot);
     }
 
     private byte[] readBlockPart(long block, int inBlock, int n) throws IOException {
         long logOffset = block * blockSize + inBlock;
-        boolean redirected = state == RedirectState.WARMING || state == RedirectState.REDIRECTED;
-        if (map.isDirty(block) || (redirected && map.inLog(block) && hot.test(block))) {
+        if (readsFromLog(block)) {
             readsFromLog++;
             BitSet present = partial.get(block);
             byte[] fromLog = padded(log.read(logOffset, n), n);
@@ -711,7 +623,7 @@ public final class RedirectingDisk {
         }
     }
 
-    private static byte[] padded(byte[] b, int n) {
+    static byte[] padded(byte[] b, int n) {
         return b.length == n ? b : Arrays.copyOf(b, n);
     }
 

@@ -1,5 +1,6 @@
 package io.locus.gluster.virtcache.hotblock;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -366,6 +367,146 @@ class VirtCacheTranslatorIT {
         assertEquals("0.01", s.get("config_bloom_fpr"), s.toString());
         assertEquals(brickPid, volume.brickPids().get(0), "the brick process is the one started");
         configure(Map.of("bloom-fpr", "0.01"), "config_bloom_fpr", "0.01");
+    }
+
+    /**
+     * A brick killed with SIGKILL mid-window, so that only the periodic save counts, comes back with the file's counts,
+     * its window and its filter as last saved, and counting goes on from them.
+     */
+    @Test
+    @Order(9)
+    void countsAndFilter_surviveABrickKilledMidWindow() throws Exception {
+        configure(
+                Map.of("block-size", "65536", "count-writes", "off", "top-n", "0", "state-interval", "1"),
+                "config_state_interval_s",
+                "1");
+        String path = "/restart.bin";
+        writeFile(path, new byte[1 << 20]);
+        try (GlusterFile f = client.open(path, false)) {
+            for (int i = 0; i < 5; i++) {
+                f.read(3 * 65536L, 4 * KIB);
+            }
+            f.read(7 * 65536L, 4 * KIB);
+            rotate(path);
+            for (int i = 0; i < 4; i++) {
+                f.read(3 * 65536L, 4 * KIB);
+            }
+            f.read(9 * 65536L, 4 * KIB);
+        }
+        TranslatorStats before = stats(path);
+        HotBlockFilter filterBefore = HotBlockFilter.read(name -> client.getxattr(path, name));
+        byte[] servedBefore = client.getxattr(path, HotBlockFilter.XATTR);
+        assertEquals(5, before.windowReads(), before.toString());
+        assertEquals(2, filterBefore.inserted(), filterBefore.toString());
+        awaitSaveAfter(before);
+
+        restartBrickByKill();
+        TranslatorStats after = awaitStats(path);
+        assertEquals(1, after.number("brick_restored_files"), "the one file used since the restart: " + after);
+        assertEquals(0, after.number("brick_state_errors"), after.toString());
+        for (String key : List.of(
+                "epoch", "window_start_ms", "reads", "read_bytes", "window_reads", "window_blocks", "block_size")) {
+            assertEquals(before.get(key), after.get(key), key + " before: " + before + "\nafter: " + after);
+        }
+        assertEquals(4, after.countOf(3), after.toString());
+        assertEquals(1, after.countOf(9), after.toString());
+        HotBlockFilter filterAfter = HotBlockFilter.read(name -> client.getxattr(path, name));
+        assertArrayEquals(servedBefore, client.getxattr(path, HotBlockFilter.XATTR), "the filter, byte for byte");
+        assertTrue(filterAfter.mightContain(3) && filterAfter.mightContain(7), filterAfter.toString());
+
+        try (GlusterFile f = client.open(path, false)) {
+            f.read(3 * 65536L, 4 * KIB);
+        }
+        TranslatorStats next = stats(path);
+        assertEquals(6, next.windowReads(), "counting goes on in the same window: " + next);
+        assertEquals(5, next.countOf(3), next.toString());
+        assertEquals(before.reads() + 1, next.reads(), next.toString());
+        rotate(path);
+        HotBlockFilter rebuilt = HotBlockFilter.read(name -> client.getxattr(path, name));
+        assertEquals(filterBefore.epoch() + 1, rebuilt.epoch(), rebuilt.toString());
+        assertEquals(2, rebuilt.inserted(), "blocks 3 and 9 of the window the restart went through: " + rebuilt);
+        assertTrue(rebuilt.mightContain(3) && rebuilt.mightContain(9), rebuilt.toString());
+    }
+
+    /** A truncated state file: the brick logs it, sets it aside, serves, and counts afresh; the next save is whole. */
+    @Test
+    @Order(10)
+    void truncatedStateFile_isSetAside_andCountingStartsAfresh() throws Exception {
+        configure(Map.of("state-interval", "1"), "config_state_interval_s", "1");
+        String path = "/afresh.bin";
+        writeFile(path, new byte[1 << 20]);
+        try (GlusterFile f = client.open(path, false)) {
+            for (int i = 0; i < 3; i++) {
+                f.read(5 * 65536L, 4 * KIB);
+            }
+        }
+        awaitSaveAfter(stats(path));
+        Path state = volume.bricks().get(0).resolve(".glusterfs/virtcache.state");
+        Path setAside = volume.bricks().get(0).resolve(".glusterfs/virtcache.state.bad");
+
+        volume.killBrick(0);
+        byte[] saved = Files.readAllBytes(state);
+        Files.write(state, Arrays.copyOf(saved, saved.length - 7));
+        restartBrick();
+        TranslatorStats after = awaitStats(path);
+        assertEquals(0, after.windowReads(), "counting starts afresh: " + after);
+        assertEquals(0, after.countOf(5), after.toString());
+        assertEquals(1, after.number("brick_state_errors"), after.toString());
+        assertEquals(0, after.number("brick_restored_files"), after.toString());
+        assertTrue(
+                brickLog().contains("virtcache saved state " + state + " is unusable ("), "brick log: " + brickLog());
+        assertEquals(saved.length - 7, Files.size(setAside), "the unusable file is kept aside");
+
+        try (GlusterFile f = client.open(path, false)) {
+            f.read(5 * 65536L, 4 * KIB);
+        }
+        TranslatorStats counted = stats(path);
+        assertEquals(1, counted.countOf(5), counted.toString());
+        awaitSaveAfter(counted);
+        assertEquals(1, stats(path).number("brick_state_errors"), "the new save is whole");
+    }
+
+    /**
+     * Waits until a save begun after {@code seen} was read has ended: two more saves than {@code seen} counts, as the
+     * first may have begun before.
+     */
+    private static void awaitSaveAfter(TranslatorStats seen) throws Exception {
+        long target = seen.number("brick_state_saves") + 2;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        TranslatorStats s = stats("/config-probe.bin");
+        while (s.number("brick_state_saves") < target) {
+            assertTrue(System.nanoTime() < deadline, "no save within 60 s: " + s);
+            Thread.sleep(100);
+            s = stats("/config-probe.bin");
+        }
+    }
+
+    /** Kills the brick with SIGKILL and starts it again; the new process is the one the last test checks. */
+    private static void restartBrickByKill() {
+        volume.killBrick(0);
+        restartBrick();
+    }
+
+    private static void restartBrick() {
+        volume.restartBricks();
+        long pid = volume.brickPids().get(0);
+        assertTrue(pid > 0 && pid != brickPid, "a new brick process: " + pid + " (was " + brickPid + ")");
+        brickPid = pid;
+    }
+
+    /** The file's stats once the client has reconnected to the restarted brick. */
+    private static TranslatorStats awaitStats(String path) throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            try {
+                return stats(path);
+            } catch (GlusterException e) {
+                if (e.errno() != GlusterException.ENOTCONN || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
     }
 
     @Test
