@@ -54,6 +54,10 @@ public final class DropPartitioner implements IPartitioner {
     /** The single instance; Cassandra's {@code FBUtilities.instanceOrConstruct} picks it up by this name. */
     public static final DropPartitioner instance = new DropPartitioner();
 
+    static {
+        DropPartitionerInfo.register();
+    }
+
     /** System property choosing the ownership estimate: {@code keys} (default) or {@code tokens}. */
     public static final String OWNERSHIP_PROPERTY = "locus.drop.ownership";
 

@@ -352,4 +352,15 @@ class DropPartitionerIT {
     private static String abbreviate(String s) {
         return s.length() <= 80 ? s : s.substring(0, 77) + "...";
     }
+
+    @Test
+    @Order(100)
+    void thePartitionersMBean_saysUnplanned_andThatTheOnlyNodeOwnsTheReservedRegion() throws Exception {
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        javax.management.ObjectName name = new javax.management.ObjectName("io.locus.cassandra:type=DropPartitioner");
+        assertEquals(3, server.getAttribute(name, "TokenFormat"));
+        assertEquals(false, server.getAttribute(name, "Planned"), "num_tokens 16 drawn at random");
+        assertEquals(16, server.getAttribute(name, "LocalTokens"));
+        assertEquals(1.0, (Double) server.getAttribute(name, "ReservedShare"), 1e-9);
+    }
 }

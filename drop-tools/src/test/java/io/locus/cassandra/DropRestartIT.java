@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class DropRestartIT {
     @Test
-    void data_survivesRestart_withPlannedInitialToken() throws InterruptedException {
+    void data_survivesRestart_withPlannedInitialToken() throws Exception {
         List<String> paths = TestNamespace.paths().subList(0, 20_000);
         List<byte[]> tokens = new ArrayList<>();
         paths.forEach(p -> tokens.add(PathEncoder.encode(p.getBytes(StandardCharsets.UTF_8))));
@@ -45,6 +45,7 @@ class DropRestartIT {
                                 .one()
                                 .getSet(0, String.class)));
             }
+            assertPartitionerMBean(node, true, 1, 1.0);
             Thread.sleep(2_500); // > commitlog_sync_period (1 s): acknowledged rows are in the synced commit log
             node.kill(); // a crash: every row must come back from the commit log
             node.start();
@@ -77,6 +78,23 @@ class DropRestartIT {
                                 .one()
                                 .getSet(0, String.class)));
             }
+        }
+    }
+
+    /** The partitioner's MBean as any JMX client sees it, through the node's JMX port. */
+    static void assertPartitionerMBean(ForkedCassandraNode node, boolean planned, int localTokens, double reservedShare)
+            throws Exception {
+        javax.management.remote.JMXServiceURL url = new javax.management.remote.JMXServiceURL(
+                "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + node.jmxEndpoint().getPort() + "/jmxrmi");
+        try (javax.management.remote.JMXConnector jmx = javax.management.remote.JMXConnectorFactory.connect(url)) {
+            javax.management.MBeanServerConnection server = jmx.getMBeanServerConnection();
+            javax.management.ObjectName name =
+                    new javax.management.ObjectName("io.locus.cassandra:type=DropPartitioner");
+            assertEquals(3, server.getAttribute(name, "TokenFormat"));
+            assertEquals(48, server.getAttribute(name, "TokenBytes"));
+            assertEquals(planned, server.getAttribute(name, "Planned"));
+            assertEquals(localTokens, server.getAttribute(name, "LocalTokens"));
+            assertEquals(reservedShare, (Double) server.getAttribute(name, "ReservedShare"), 1e-9);
         }
     }
 }
