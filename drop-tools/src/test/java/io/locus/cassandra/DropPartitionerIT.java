@@ -363,4 +363,16 @@ class DropPartitionerIT {
         assertEquals(16, server.getAttribute(name, "LocalTokens"));
         assertEquals(1.0, (Double) server.getAttribute(name, "ReservedShare"), 1e-9);
     }
+
+    @Test
+    @Order(101)
+    void theNodeRunsThePartitionerFromItsJar_asAnOperatorInstallsIt() {
+        String location = DropPartitioner.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .getPath();
+        assertTrue(
+                location.matches(".*/locus-cassandra-partitioner-[^/]*\\.jar"), "partitioner loaded from " + location);
+    }
 }

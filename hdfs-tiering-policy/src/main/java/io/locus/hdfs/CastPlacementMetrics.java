@@ -39,8 +39,8 @@ final class CastPlacementMetrics implements MetricsSource {
     final LongAdder byPlan = new LongAdder();
     final LongAdder byDefault = new LongAdder();
     final LongAdder fallbacks = new LongAdder();
-    private final LongAdder reloads = new LongAdder();
-    private final LongAdder reloadErrors = new LongAdder();
+    final LongAdder reloads = new LongAdder();
+    final LongAdder reloadErrors = new LongAdder();
     private volatile long loadedAtMillis = -1;
     private volatile int plannedJobs;
 

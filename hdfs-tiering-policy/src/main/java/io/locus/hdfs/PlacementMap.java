@@ -1,14 +1,12 @@
 package io.locus.hdfs;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What the NameNode needs of a CAST plan file ({@code schema: locus-cast-plan/1}, JSON): the DataNode group of each
+ * What the NameNode needs of a CAST plan ({@link CastPlan}, read from its JSON file): the DataNode group of each
  * planned directory. Job {@code j} owns {@code <root>/j}, dataset {@code d} owns {@code <root>/datasets/d}; a directory
  * whose tier names no DataNode group is planned but unrestricted. Uses only Jackson's tree API, which Hadoop's own
  * classpath has, so the NameNode needs nothing else.
@@ -28,52 +26,22 @@ final class PlacementMap {
 
     /** Parses a plan; any problem is an IOException naming the key and what was expected. */
     static PlacementMap parse(String json, String root) throws IOException {
-        JsonNode plan;
-        try {
-            plan = new ObjectMapper().readTree(json);
-        } catch (IOException e) {
-            throw new IOException("not valid JSON (" + PlanWatch.firstLine(e.getMessage()) + ")", e);
-        }
-        if (plan == null
-                || !plan.isObject()
-                || !"locus-cast-plan/1".equals(plan.path("schema").asText())) {
-            throw new IOException("schema: expected \"locus-cast-plan/1\"");
-        }
+        return of(CastPlan.parseJson(json), root);
+    }
+
+    /** Where {@code plan} puts each job's and dataset's directory under {@code root}. */
+    static PlacementMap of(CastPlan plan, String root) {
         Map<String, String> groupOfTier = new HashMap<>();
-        JsonNode tiers = plan.path("tiers");
-        if (!tiers.isArray()) {
-            throw new IOException("tiers: expected a list");
-        }
-        for (int i = 0; i < tiers.size(); i++) {
-            JsonNode t = tiers.get(i);
-            String name = t.path("name").asText("");
-            if (name.isEmpty()) {
-                throw new IOException("tiers[" + i + "].name: expected a tier name");
-            }
-            JsonNode g = t.get("dataNodeGroup");
-            groupOfTier.put(name, g == null || g.isNull() ? "" : g.asText());
+        for (CastPlan.PlannedTier t : plan.tiers()) {
+            groupOfTier.put(t.name(), t.dataNodeGroup() == null ? "" : t.dataNodeGroup());
         }
         Map<String, String> jobs = new HashMap<>();
         Map<String, String> datasets = new HashMap<>();
-        JsonNode list = plan.path("jobs");
-        if (!list.isArray() || list.isEmpty()) {
-            throw new IOException("jobs: expected a non-empty list");
-        }
-        for (int i = 0; i < list.size(); i++) {
-            JsonNode j = list.get(i);
-            String id = j.path("id").asText("");
-            String tier = j.path("tier").asText("");
-            if (id.isEmpty() || id.contains("/")) {
-                throw new IOException("jobs[" + i + "].id: expected a job id without '/'");
-            }
-            String group = groupOfTier.get(tier);
-            if (group == null) {
-                throw new IOException("jobs[" + i + "].tier: \"" + tier + "\" is not one of the plan's tiers");
-            }
-            jobs.put(id, group);
-            JsonNode d = j.get("dataset");
-            if (d != null && !d.isNull()) {
-                datasets.putIfAbsent(d.asText(), group);
+        for (CastPlan.PlannedJob j : plan.jobs()) {
+            String group = groupOfTier.get(j.tier());
+            jobs.put(j.id(), group);
+            if (j.dataset() != null) {
+                datasets.putIfAbsent(j.dataset(), group);
             }
         }
         return new PlacementMap(root, jobs, datasets);

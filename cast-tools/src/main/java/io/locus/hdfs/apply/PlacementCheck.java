@@ -1,6 +1,6 @@
 package io.locus.hdfs.apply;
 
-import io.locus.hdfs.cast.io.Plan;
+import io.locus.hdfs.CastPlan;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,10 +32,10 @@ public final class PlacementCheck {
             String plannedGroup,
             Set<String> actualGroups) {}
 
-    public static Map<String, TierPlacement> check(DistributedFileSystem fs, Plan plan, String root)
+    public static Map<String, TierPlacement> check(DistributedFileSystem fs, CastPlan plan, String root)
             throws IOException {
         String r = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
-        Map<String, Plan.PlannedTier> tiers = new LinkedHashMap<>();
+        Map<String, CastPlan.PlannedTier> tiers = new LinkedHashMap<>();
         plan.tiers().forEach(t -> tiers.put(t.name(), t));
         Map<String, long[]> counts = new LinkedHashMap<>();
         Map<String, Set<String>> racks = new LinkedHashMap<>();
@@ -45,8 +45,8 @@ public final class PlacementCheck {
         });
         // A shared dataset lives on the tier of the first job that names it, as apply places it.
         Set<String> datasets = new HashSet<>();
-        for (Plan.PlannedJob j : plan.jobs()) {
-            Plan.PlannedTier t = tiers.get(j.tier());
+        for (CastPlan.PlannedJob j : plan.jobs()) {
+            CastPlan.PlannedTier t = tiers.get(j.tier());
             List<Path> dirs = new ArrayList<>(List.of(new Path(r + "/" + j.id())));
             if (j.dataset() != null && datasets.add(j.dataset())) {
                 dirs.add(new Path(r + "/datasets/" + j.dataset()));
@@ -67,7 +67,7 @@ public final class PlacementCheck {
         return out;
     }
 
-    private static void count(DistributedFileSystem fs, Path dir, Plan.PlannedTier t, long[] c, Set<String> racks)
+    private static void count(DistributedFileSystem fs, Path dir, CastPlan.PlannedTier t, long[] c, Set<String> racks)
             throws IOException {
         RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
         while (it.hasNext()) {

@@ -1,6 +1,6 @@
 package io.locus.hdfs.apply;
 
-import io.locus.hdfs.cast.io.Plan;
+import io.locus.hdfs.CastPlan;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,11 +58,11 @@ public final class PlanApplier {
     }
 
     /** Each planned HDFS directory and its storage type. */
-    public Map<Path, StorageType> directories(Plan plan) {
+    public Map<Path, StorageType> directories(CastPlan plan) {
         Map<String, String> typeOfTier = new LinkedHashMap<>();
         plan.tiers().forEach(t -> typeOfTier.put(t.name(), t.storageType()));
         Map<Path, StorageType> dirs = new LinkedHashMap<>();
-        for (Plan.PlannedJob j : plan.jobs()) {
+        for (CastPlan.PlannedJob j : plan.jobs()) {
             String type = typeOfTier.get(j.tier());
             if ("EXTERNAL".equals(type)) {
                 continue;
@@ -79,13 +79,13 @@ public final class PlanApplier {
      * Each planned HDFS directory whose tier names a DataNode group, and the group; a shared dataset takes the tier of
      * the first job that names it, as in {@link #directories}.
      */
-    public Map<Path, String> groups(Plan plan) {
-        Map<String, Plan.PlannedTier> tiers = new LinkedHashMap<>();
+    public Map<Path, String> groups(CastPlan plan) {
+        Map<String, CastPlan.PlannedTier> tiers = new LinkedHashMap<>();
         plan.tiers().forEach(t -> tiers.put(t.name(), t));
         Map<Path, String> out = new LinkedHashMap<>();
         java.util.Set<String> datasets = new java.util.HashSet<>();
-        for (Plan.PlannedJob j : plan.jobs()) {
-            Plan.PlannedTier t = tiers.get(j.tier());
+        for (CastPlan.PlannedJob j : plan.jobs()) {
+            CastPlan.PlannedTier t = tiers.get(j.tier());
             boolean first = j.dataset() != null && datasets.add(j.dataset());
             if ("EXTERNAL".equals(t.storageType()) || t.dataNodeGroup() == null) {
                 continue;
@@ -99,9 +99,9 @@ public final class PlanApplier {
     }
 
     /** Per-storage-type quota (bytes) on the root: the plan's capacity on that type. */
-    public Map<StorageType, Long> quotas(Plan plan) {
+    public Map<StorageType, Long> quotas(CastPlan plan) {
         Map<StorageType, Long> q = new LinkedHashMap<>();
-        for (Plan.PlannedTier t : plan.tiers()) {
+        for (CastPlan.PlannedTier t : plan.tiers()) {
             if (!"EXTERNAL".equals(t.storageType())) {
                 q.merge(StorageType.valueOf(t.storageType()), (long) Math.ceil(t.capacityGb() * (1L << 30)), Long::sum);
             }
@@ -109,7 +109,7 @@ public final class PlanApplier {
         return q;
     }
 
-    public Result apply(Plan plan, boolean dryRun, Duration wait, Progress progress) throws Exception {
+    public Result apply(CastPlan plan, boolean dryRun, Duration wait, Progress progress) throws Exception {
         List<Action> actions = new ArrayList<>();
         Map<Path, StorageType> dirs = directories(plan);
         for (Map.Entry<Path, StorageType> e : dirs.entrySet()) {

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.locus.hdfs.CastBlockPlacementPolicy;
+import io.locus.hdfs.CastPlan;
 import io.locus.hdfs.cast.cli.CastCommand;
-import io.locus.hdfs.cast.io.Plan;
 import io.locus.hdfs.cast.io.PlanFiles;
 import io.locus.hdfs.fixture.TieredMiniCluster;
 import java.io.PrintWriter;
@@ -46,21 +46,21 @@ class GroupMoveIT {
     private static CastBlockPlacementPolicy policy;
     private static java.nio.file.Path planFile;
 
-    static Plan plan(String logsTier) {
+    static CastPlan plan(String logsTier) {
         return plan(logsTier, 64 * MIB_IN_GB);
     }
 
-    static Plan plan(String logsTier, double capacityGbPerTier) {
-        return new Plan(
+    static CastPlan plan(String logsTier, double capacityGbPerTier) {
+        return new CastPlan(
                 "it",
                 "sa",
                 "utility",
                 1,
                 List.of(
-                        new Plan.PlannedTier("ephSSD", "SSD", "eph", 1, capacityGbPerTier),
-                        new Plan.PlannedTier("persSSD", "SSD", "pers", 1, capacityGbPerTier)),
-                List.of(new Plan.PlannedJob("sort", logsTier, "logs")),
-                new Plan.Prediction(1, 1, 1, 1));
+                        new CastPlan.PlannedTier("ephSSD", "SSD", "eph", 1, capacityGbPerTier),
+                        new CastPlan.PlannedTier("persSSD", "SSD", "pers", 1, capacityGbPerTier)),
+                List.of(new CastPlan.PlannedJob("sort", logsTier, "logs")),
+                new CastPlan.Prediction(1, 1, 1, 1));
     }
 
     @BeforeAll
@@ -89,7 +89,7 @@ class GroupMoveIT {
         }
     }
 
-    private static PlanApplier.Result apply(Plan plan) throws Exception {
+    private static PlanApplier.Result apply(CastPlan plan) throws Exception {
         return new PlanApplier(cluster.fileSystem(), cluster.configuration(), "/cast", PlanApplier.DEFAULT_POLICIES)
                 .apply(plan, false, Duration.ofSeconds(180), (ok, total) -> {});
     }
@@ -118,7 +118,7 @@ class GroupMoveIT {
         cluster.waitReplication(file, 2, Duration.ofSeconds(60));
         assertAllIn(file, "/eph");
 
-        Plan second = plan("persSSD");
+        CastPlan second = plan("persSSD");
         PlanFiles.write(second, planFile);
         assertTrue(policy.reload());
         AtomicInteger fewest = new AtomicInteger(Integer.MAX_VALUE);
@@ -186,7 +186,7 @@ class GroupMoveIT {
         cluster.writeFile(file, new byte[1 << 20]);
         cluster.waitReplication(file, 2, Duration.ofSeconds(60));
         // Back to eph with 8 MiB of SSD in all: what the dataset holds fits, 2 more replicas of every block do not.
-        Plan tight = plan("ephSSD", 4 * MIB_IN_GB);
+        CastPlan tight = plan("ephSSD", 4 * MIB_IN_GB);
         PlanFiles.write(tight, planFile);
         assertTrue(policy.reload());
         long used = cluster.fileSystem().getQuotaUsage(new Path("/cast")).getTypeConsumed(StorageType.SSD);

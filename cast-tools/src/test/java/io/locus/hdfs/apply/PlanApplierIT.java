@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.locus.hdfs.CastPlan;
 import io.locus.hdfs.cast.cli.CastCommand;
-import io.locus.hdfs.cast.io.Plan;
 import io.locus.hdfs.cast.io.PlanFiles;
 import io.locus.hdfs.fixture.TieredMiniCluster;
 import java.io.PrintWriter;
@@ -74,18 +74,18 @@ class PlanApplierIT {
         // Written before any plan: the default policy (HOT) puts them on DISK.
         cluster.writeFile(new Path("/cast/hot-job/input"), new byte[3 << 20]);
         cluster.writeFile(new Path("/cast/cold-job/input"), new byte[2 << 20]);
-        Plan plan = new Plan(
+        CastPlan plan = new CastPlan(
                 "it",
                 "sa",
                 "utility",
                 1,
                 List.of(
-                        new Plan.PlannedTier("ephSSD", "SSD", null, 1, 8 * MIB_IN_GB),
-                        new Plan.PlannedTier("persHDD", "ARCHIVE", null, 1, 16 * MIB_IN_GB)),
+                        new CastPlan.PlannedTier("ephSSD", "SSD", null, 1, 8 * MIB_IN_GB),
+                        new CastPlan.PlannedTier("persHDD", "ARCHIVE", null, 1, 16 * MIB_IN_GB)),
                 List.of(
-                        new Plan.PlannedJob("hot-job", "ephSSD", null),
-                        new Plan.PlannedJob("cold-job", "persHDD", null)),
-                new Plan.Prediction(1, 1, 1, 1));
+                        new CastPlan.PlannedJob("hot-job", "ephSSD", null),
+                        new CastPlan.PlannedJob("cold-job", "persHDD", null)),
+                new CastPlan.Prediction(1, 1, 1, 1));
         java.nio.file.Path file = java.nio.file.Path.of("target", "apply-it", "plan.json");
         PlanFiles.write(plan, file);
         String uri = cluster.nameNodeUri().toString();

@@ -3,7 +3,7 @@ package io.locus.hdfs.apply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.locus.hdfs.cast.io.Plan;
+import io.locus.hdfs.CastPlan;
 import io.locus.hdfs.fixture.TieredMiniCluster;
 import java.time.Duration;
 import java.util.List;
@@ -62,18 +62,18 @@ class SatisfierApplyIT {
         cluster.writeFile(new Path("/cast/hot-job/input"), new byte[3 << 20]);
         cluster.writeFile(new Path("/cast/cold-job/input"), new byte[2 << 20]);
         double mib = 1.0 / 1024;
-        Plan plan = new Plan(
+        CastPlan plan = new CastPlan(
                 "it",
                 "sa",
                 "utility",
                 1,
                 List.of(
-                        new Plan.PlannedTier("ephSSD", "SSD", null, 1, 8 * mib),
-                        new Plan.PlannedTier("persHDD", "ARCHIVE", null, 1, 16 * mib)),
+                        new CastPlan.PlannedTier("ephSSD", "SSD", null, 1, 8 * mib),
+                        new CastPlan.PlannedTier("persHDD", "ARCHIVE", null, 1, 16 * mib)),
                 List.of(
-                        new Plan.PlannedJob("hot-job", "ephSSD", null),
-                        new Plan.PlannedJob("cold-job", "persHDD", null)),
-                new Plan.Prediction(1, 1, 1, 1));
+                        new CastPlan.PlannedJob("hot-job", "ephSSD", null),
+                        new CastPlan.PlannedJob("cold-job", "persHDD", null)),
+                new CastPlan.Prediction(1, 1, 1, 1));
         long[] updates = {0};
         PlanApplier.Result r = new PlanApplier(
                         cluster.fileSystem(), cluster.configuration(), "/cast", PlanApplier.DEFAULT_POLICIES)

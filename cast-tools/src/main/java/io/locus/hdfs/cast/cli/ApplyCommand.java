@@ -3,8 +3,8 @@ package io.locus.hdfs.cast.cli;
 import io.locus.cli.JsonOutput;
 import io.locus.cli.OutputOptions;
 import io.locus.cli.Progress;
+import io.locus.hdfs.CastPlan;
 import io.locus.hdfs.apply.PlanApplier;
-import io.locus.hdfs.cast.io.Plan;
 import io.locus.hdfs.cast.io.PlanFiles;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -76,7 +76,7 @@ final class ApplyCommand implements Callable<Integer> {
         if (!"hdfs".equals(fs.getScheme())) {
             throw new ParameterException(spec.commandLine(), "--fs " + fs + " (expected: hdfs://HOST:PORT)");
         }
-        Plan p = PlanFiles.read(plan);
+        CastPlan p = PlanFiles.read(plan);
         Map<String, String> policies = new LinkedHashMap<>(PlanApplier.DEFAULT_POLICIES);
         policies.putAll(policy);
         Configuration conf = new Configuration();

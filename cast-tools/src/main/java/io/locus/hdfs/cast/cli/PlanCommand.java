@@ -3,7 +3,7 @@ package io.locus.hdfs.cast.cli;
 import io.locus.cli.JsonOutput;
 import io.locus.cli.OutputOptions;
 import io.locus.cli.Progress;
-import io.locus.hdfs.cast.io.Plan;
+import io.locus.hdfs.CastPlan;
 import io.locus.hdfs.cast.io.PlanFiles;
 import io.locus.hdfs.cast.io.TierFiles;
 import io.locus.hdfs.cast.io.WorkloadFiles;
@@ -116,7 +116,7 @@ final class PlanCommand implements Callable<Integer> {
             bar.stepTo(1000);
         }
         Evaluation e = result.evaluation();
-        Plan plan = Plan.of(w, result.tierOfJob(), e, solver, obj.cliName, seed);
+        CastPlan plan = PlanFiles.plan(w, result.tierOfJob(), e, solver, obj.cliName, seed);
         PlanFiles.write(plan, out);
         Map<String, Evaluation> baselines = Planning.baselines(w, reuse);
         PrintWriter p = spec.commandLine().getOut();

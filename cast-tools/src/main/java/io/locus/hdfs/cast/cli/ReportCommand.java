@@ -2,8 +2,8 @@ package io.locus.hdfs.cast.cli;
 
 import io.locus.cli.JsonOutput;
 import io.locus.cli.OutputOptions;
+import io.locus.hdfs.CastPlan;
 import io.locus.hdfs.apply.PlacementCheck;
-import io.locus.hdfs.cast.io.Plan;
 import io.locus.hdfs.cast.io.PlanFiles;
 import io.locus.hdfs.cast.io.TierFiles;
 import io.locus.hdfs.cast.io.WorkloadFiles;
@@ -81,11 +81,11 @@ final class ReportCommand implements Callable<Integer> {
         if (png != null && workload == null) {
             throw new ParameterException(spec.commandLine(), "--png needs --workload (the configurations to compare)");
         }
-        Plan p = PlanFiles.read(plan);
+        CastPlan p = PlanFiles.read(plan);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("plan", plan.toString());
         List<Map<String, Object>> predicted = new ArrayList<>();
-        for (Plan.PlannedTier t : p.tiers()) {
+        for (CastPlan.PlannedTier t : p.tiers()) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("tier", t.name());
             row.put("storageType", t.storageType());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.locus.hdfs.cast.io.Plan;
+import io.locus.hdfs.CastPlan;
 import io.locus.hdfs.cast.io.PlanFiles;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -53,7 +53,7 @@ class CastCommandTest {
             assertTrue(utility >= row.get("utility").asDouble() - 1e-12, row.toString());
         }
         assertEquals(1, json.get("workflows").size());
-        Plan read = PlanFiles.read(plan);
+        CastPlan read = PlanFiles.read(plan);
         assertEquals(6, read.jobs().size());
         assertEquals(utility, read.predicted().utility(), 1e-15);
     }

@@ -1,9 +1,9 @@
 package io.locus.hdfs.cast.demo;
 
 import io.locus.hdfs.CastBlockPlacementPolicy;
+import io.locus.hdfs.CastPlan;
 import io.locus.hdfs.apply.PlanApplier;
 import io.locus.hdfs.cast.cli.CastCommand;
-import io.locus.hdfs.cast.io.Plan;
 import io.locus.hdfs.cast.io.PlanFiles;
 import io.locus.hdfs.cast.io.SwimTraces;
 import io.locus.hdfs.cast.io.TierFiles;
@@ -114,12 +114,12 @@ public final class CastDemo {
         if (rc != 0) {
             throw new IllegalStateException("plan exited with " + rc);
         }
-        Plan plan = PlanFiles.read(planFile);
+        CastPlan plan = PlanFiles.read(planFile);
         // Capacities shrink to the demo's scale: one 1 MiB file per job, 2 replicas.
-        List<Plan.PlannedTier> small = plan.tiers().stream()
-                .map(t -> new Plan.PlannedTier(t.name(), t.storageType(), t.dataNodeGroup(), t.perVmGb(), 1.0))
+        List<CastPlan.PlannedTier> small = plan.tiers().stream()
+                .map(t -> new CastPlan.PlannedTier(t.name(), t.storageType(), t.dataNodeGroup(), t.perVmGb(), 1.0))
                 .toList();
-        Plan scaled = new Plan(
+        CastPlan scaled = new CastPlan(
                 plan.workload(), plan.solver(), plan.objective(), plan.seed(), small, plan.jobs(), plan.predicted());
         PlanFiles.write(scaled, planFile);
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.locus.hdfs.CastPlan;
 import io.locus.hdfs.cast.model.Cluster;
 import io.locus.hdfs.cast.model.Job;
 import io.locus.hdfs.cast.model.PaperWorkloads;
@@ -81,18 +82,38 @@ class FilesTest {
 
     @Test
     void plan_roundTrips() {
-        Plan plan = new Plan(
+        CastPlan plan = new CastPlan(
                 "w",
                 "sa",
                 "utility",
                 42,
-                java.util.List.of(new Plan.PlannedTier("persSSD", "DISK", null, 200, 5000)),
-                java.util.List.of(new Plan.PlannedJob("a", "persSSD", "d1"), new Plan.PlannedJob("b", "persSSD", null)),
-                new Plan.Prediction(12.5, 4.2, 0.3, 0.017));
+                java.util.List.of(new CastPlan.PlannedTier("persSSD", "DISK", null, 200, 5000)),
+                java.util.List.of(
+                        new CastPlan.PlannedJob("a", "persSSD", "d1"), new CastPlan.PlannedJob("b", "persSSD", null)),
+                new CastPlan.Prediction(12.5, 4.2, 0.3, 0.017));
         Path p = dir.resolve("plan.json");
         PlanFiles.write(plan, p);
         assertEquals(plan, PlanFiles.read(p));
         assertNull(PlanFiles.read(p).jobs().get(1).dataset());
+    }
+
+    @Test
+    void aPlanTheCliWrites_isTheSamePlanForTheNameNodesReader() throws IOException {
+        CastPlan plan = new CastPlan(
+                "w",
+                "optaplanner",
+                "deadline-cost",
+                7,
+                java.util.List.of(
+                        new CastPlan.PlannedTier("ephSSD", "SSD", "eph", 375, 750),
+                        new CastPlan.PlannedTier("objStore", "ARCHIVE", null, 0, 1000)),
+                java.util.List.of(
+                        new CastPlan.PlannedJob("sort", "ephSSD", "logs"),
+                        new CastPlan.PlannedJob("grep", "objStore", null)),
+                new CastPlan.Prediction(30.25, 10.5, 2.75, 0.0029));
+        Path p = dir.resolve("for-namenode.json");
+        PlanFiles.write(plan, p);
+        assertEquals(plan, CastPlan.parseJson(Files.readString(p)));
     }
 
     private InputException bad(String name, String text, java.util.function.Consumer<Path> reader) throws IOException {
