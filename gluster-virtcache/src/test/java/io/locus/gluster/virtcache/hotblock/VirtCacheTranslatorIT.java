@@ -107,10 +107,8 @@ class VirtCacheTranslatorIT {
     @Test
     @Order(2)
     void countsEqualTheReadsIssued() throws Exception {
-        configure(Map.of("block-size", "65536", "count-writes", "off"), "config_block_size", "65536");
         String path = "/counts.bin";
-        writeFile(path, new byte[4 << 20]);
-        rotate(path);
+        freshWindow(path, 4 << 20);
         TranslatorStats before = stats(path);
         try (GlusterFile f = client.open(path, false)) {
             for (int i = 0; i < 5; i++) {
@@ -530,10 +528,8 @@ class VirtCacheTranslatorIT {
     @Test
     @Order(11)
     void statedumpFileSection_countsTheReadsIssued_andFollowsTheWindow() throws Exception {
-        configure(Map.of("block-size", "65536", "count-writes", "off"), "config_block_size", "65536");
         String path = "/dumped.bin";
-        writeFile(path, new byte[1 << 20]);
-        rotate(path);
+        freshWindow(path, 1 << 20);
         try (GlusterFile f = client.open(path, false)) {
             for (int i = 0; i < 4; i++) {
                 f.read(2 * 65536L + 10, 100);
@@ -559,7 +555,7 @@ class VirtCacheTranslatorIT {
         assertEquals(4 * 100 + 10_000 + 4 * KIB, s.number("read_bytes"), s.toString());
         assertEquals(4, s.number("window_blocks"), "blocks 2, 5, 6 and 9: " + s);
         assertEquals("2:4,5:1,6:1,9:1", s.get("top"), s.toString());
-        assertEquals(1, s.number("epoch"), "the window rotated after the file was written: " + s);
+        assertEquals(1, s.number("epoch"), "the window ended after the file was written: " + s);
         assertEquals(0, s.number("bloom_n"), "the written window counted nothing: " + s);
         assertEquals("yes", s.get("saved"), s.toString());
         assertEquals("normal", s.get("state"), s.toString());
@@ -669,6 +665,16 @@ class VirtCacheTranslatorIT {
             assertFalse(log.contains(crash), "brick log shows a crash (\"" + crash + "\"):\n" + log);
         }
         assertEquals(brickPid, volume.brickPids().get(0), "the brick process is the one started");
+    }
+
+    /**
+     * Writes a file of zeros with 64 KiB blocks and {@code count-writes off} in force, then ends its window: the next
+     * window counts only what the test reads.
+     */
+    private static void freshWindow(String path, int bytes) throws Exception {
+        configure(Map.of("block-size", "65536", "count-writes", "off"), "config_block_size", "65536");
+        writeFile(path, new byte[bytes]);
+        rotate(path);
     }
 
     /** Sets translator options and waits until the brick has applied them (its stats show {@code key=value}). */
