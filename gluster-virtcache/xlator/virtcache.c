@@ -1506,11 +1506,12 @@ static int32_t vc_dump_priv(xlator_t *this)
  * with __inode_path, which takes no lock. */
 static int32_t vc_dump_inodectx(xlator_t *this, inode_t *inode)
 {
+    vc_priv_t *priv = this->private;
     vc_file_t *f = NULL;
     uint64_t v = 0;
     vc_file_counts_t fc;
-    vc_counter_t counter;
-    vc_bloom_t bloom;
+    vc_counter_t counter; /* only its sizes are read: its table belongs to the file */
+    vc_bloom_t bloom;     /* likewise */
     vc_slot_t top[VC_TOP_LIST];
     uint32_t ntop = 0;
     uint64_t bloom_failures = 0, window_age_ms = 0;
@@ -1520,15 +1521,14 @@ static int32_t vc_dump_inodectx(xlator_t *this, inode_t *inode)
     char top_text[VC_TOP_LIST * 42 + 1];
     char *path = NULL;
 
-    if (!this->private || inode_ctx_get(inode, this, &v) != 0 || v == 0)
+    if (!priv || inode_ctx_get(inode, this, &v) != 0 || v == 0)
         return 0;
     f = (vc_file_t *)(uintptr_t)v;
-    /* det_lock comes before a file's lock. */
-    if ((have_det = pthread_mutex_trylock(&((vc_priv_t *)this->private)->det_lock) == 0)) {
+    if ((have_det = pthread_mutex_trylock(&priv->det_lock) == 0)) {
         det = f->det;
         device_s = f->det_device_s;
         arrivals = f->det_arrivals_per_s;
-        pthread_mutex_unlock(&((vc_priv_t *)this->private)->det_lock);
+        pthread_mutex_unlock(&priv->det_lock);
     }
     if ((have_counts = pthread_mutex_trylock(&f->lock) == 0)) {
         uint64_t mono = now_ms(CLOCK_MONOTONIC);
