@@ -1,7 +1,9 @@
 /* VirtCache core: see vc_core.h. */
 #include "vc_core.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,6 +269,23 @@ uint32_t vc_counter_top(const vc_counter_t *c, vc_slot_t *out, uint32_t n)
         out[at] = *s;
     }
     return have;
+}
+
+int vc_format_top(const vc_slot_t *top, uint32_t n, char *buf, size_t cap)
+{
+    size_t len = 0;
+    if (cap == 0)
+        return -1;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < n; i++) {
+        int w = snprintf(buf + len, cap - len, "%s%" PRIu64 ":%" PRIu64, i ? "," : "", top[i].block, top[i].count);
+        if (w < 0 || (size_t)w >= cap - len) {
+            buf[0] = '\0';
+            return -1;
+        }
+        len += (size_t)w;
+    }
+    return (int)len;
 }
 
 void vc_counter_reset(vc_counter_t *c)

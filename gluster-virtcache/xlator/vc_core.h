@@ -80,6 +80,9 @@ uint32_t vc_counter_add_range(vc_counter_t *c, const vc_alloc_t *a, uint64_t off
 uint64_t vc_counter_get(const vc_counter_t *c, uint64_t block);
 /* The n most counted blocks (count desc, block asc), without changing the table; returns how many were written. */
 uint32_t vc_counter_top(const vc_counter_t *c, vc_slot_t *out, uint32_t n);
+/* Writes "block:count" of top[0..n) joined by commas, NUL-terminated, into buf (capacity cap); returns the length
+ * without the NUL, or -1 (buf then holds "") if it does not fit. */
+int vc_format_top(const vc_slot_t *top, uint32_t n, char *buf, size_t cap);
 /* Clears all counts, keeping the table's memory. */
 void vc_counter_reset(vc_counter_t *c);
 

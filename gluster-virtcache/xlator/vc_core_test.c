@@ -372,6 +372,36 @@ static void test_state_roundtrip(void)
     vc_bloom_free(&b, &alloc);
 }
 
+/* The hottest blocks as the stats xattr and the statedump list them: exact text, and nothing partial when short. */
+static void test_format_top(void)
+{
+    vc_counter_t c;
+    vc_slot_t top[VC_TOP_LIST] = {{0, 0}};
+    char buf[64];
+    uint32_t n;
+
+    CHECK(vc_format_top(top, 0, buf, sizeof(buf)) == 0 && buf[0] == '\0', "empty list: \"%s\"", buf);
+    CHECK(vc_counter_init(&c, &alloc, VC_MIN_SLOTS) == 0, "init");
+    for (int i = 0; i < 5; i++)
+        vc_counter_add_range(&c, &alloc, 3 * 65536 + 100, 10, 65536);
+    vc_counter_add_range(&c, &alloc, 20 * 65536 + 32768, 131072, 65536);
+    vc_counter_add_range(&c, &alloc, 20 * 65536 + 32768, 131072, 65536);
+    vc_counter_add_range(&c, &alloc, 10 * 65536, 4096, 65536);
+    n = vc_counter_top(&c, top, VC_TOP_LIST);
+    CHECK(n == 5, "distinct blocks: %u", n);
+    CHECK(vc_format_top(top, n, buf, sizeof(buf)) == (int)strlen("3:5,20:2,21:2,22:2,10:1"), "length of \"%s\"", buf);
+    CHECK(strcmp(buf, "3:5,20:2,21:2,22:2,10:1") == 0, "hottest first, then by block: \"%s\"", buf);
+    /* One byte short of the text and its NUL. */
+    CHECK(vc_format_top(top, n, buf, strlen("3:5,20:2,21:2,22:2,10:1")) == -1 && buf[0] == '\0', "too short: \"%s\"",
+          buf);
+    top[0].block = UINT64_MAX;
+    top[0].count = UINT64_MAX;
+    CHECK(vc_format_top(top, 1, buf, sizeof(buf)) == 41 &&
+              strcmp(buf, "18446744073709551615:18446744073709551615") == 0,
+          "widest entry: \"%s\"", buf);
+    vc_counter_free(&c, &alloc);
+}
+
 int main(void)
 {
     test_murmur_vectors();
@@ -386,6 +416,7 @@ int main(void)
     test_names();
     test_detector();
     test_state_roundtrip();
+    test_format_top();
     if (failures) {
         fprintf(stderr, "vc_core_test: %d failure(s)\n", failures);
         return 1;

@@ -36,6 +36,7 @@
 #include <glusterfs/defaults.h>
 #include <glusterfs/dict.h>
 #include <glusterfs/logging.h>
+#include <glusterfs/statedump.h>
 #include <glusterfs/xlator.h>
 
 #include "vc_core.h"
@@ -682,12 +683,10 @@ static int vc_format_stats(vc_priv_t *priv, vc_file_t *f, char *buf, size_t cap)
     if (n < 0 || (size_t)n >= cap)
         return -1;
     len = (size_t)n;
-    for (uint32_t i = 0; i < ntop; i++) {
-        n = snprintf(buf + len, cap - len, "%s%" PRIu64 ":%" PRIu64, i ? "," : "", top[i].block, top[i].count);
-        if (n < 0 || (size_t)n >= cap - len)
-            return -1;
-        len += (size_t)n;
-    }
+    n = vc_format_top(top, ntop, buf + len, cap - len);
+    if (n < 0)
+        return -1;
+    len += (size_t)n;
     if (len + 2 > cap)
         return -1;
     buf[len++] = '\n';
@@ -1052,6 +1051,22 @@ fail: {
 }
 }
 
+/* The file's counts as saved and dumped. Called with f->lock held. */
+static void vc_file_counts(const vc_file_t *f, vc_file_counts_t *fc)
+{
+    memset(fc, 0, sizeof(*fc));
+    memcpy(fc->gfid, f->gfid, 16);
+    fc->block_size = f->block_size;
+    fc->epoch = f->epoch;
+    fc->window_start_real_ms = f->window_start_real_ms;
+    fc->reads = f->reads;
+    fc->writes = f->writes;
+    fc->read_bytes = f->read_bytes;
+    fc->write_bytes = f->write_bytes;
+    fc->window_reads = f->window_reads;
+    fc->window_writes = f->window_writes;
+}
+
 /* Saves every file's counts and filter, and the records of files not used since the start, to the state file. */
 static void vc_state_save(xlator_t *this, vc_priv_t *priv)
 {
@@ -1075,16 +1090,8 @@ static void vc_state_save(xlator_t *this, vc_priv_t *priv)
     while (f && !failed) {
         pthread_mutex_lock(&f->lock);
         if (f->saved) {
-            vc_file_counts_t fc = {.block_size = f->block_size,
-                                   .epoch = f->epoch,
-                                   .window_start_real_ms = f->window_start_real_ms,
-                                   .reads = f->reads,
-                                   .writes = f->writes,
-                                   .read_bytes = f->read_bytes,
-                                   .write_bytes = f->write_bytes,
-                                   .window_reads = f->window_reads,
-                                   .window_writes = f->window_writes};
-            memcpy(fc.gfid, f->gfid, 16);
+            vc_file_counts_t fc;
+            vc_file_counts(f, &fc);
             if (vc_buf_reserve(&buf, vc_state_record_bytes(&f->counter, &f->bloom)) == 0) {
                 buf.len += vc_state_put_record(buf.p + buf.len, &fc, &f->counter, &f->bloom);
                 records++;
@@ -1414,6 +1421,174 @@ void vc_fini(xlator_t *this)
     GF_FREE(priv);
 }
 
+/* Statedump (gluster volume statedump) runs on its own thread while fops go on, and holds the inode table's lock
+ * while it visits files: every lock here is only tried, a busy one is reported in place of what it guards, and
+ * nothing is written to the dump while a lock is held, so a dump never stalls or deadlocks the brick. */
+#define VC_DUMP_BUSY "(busy: a lock is held; left out of this dump)"
+
+static int32_t vc_dump_priv(xlator_t *this)
+{
+    vc_priv_t *priv = this->private;
+    vc_config_t cfg;
+    uint64_t files = 0, untracked = 0, config_errors = 0, pending = 0, inflight = 0;
+    double depth = 0;
+    int have_cfg, have_pending, have_inflight, have_depth;
+
+    if (!priv)
+        return 0;
+    if ((have_cfg = pthread_mutex_trylock(&priv->lock) == 0)) {
+        cfg = priv->cfg;
+        files = priv->file_count;
+        untracked = priv->untracked_files;
+        config_errors = priv->config_errors;
+        pthread_mutex_unlock(&priv->lock);
+    }
+    if ((have_pending = pthread_mutex_trylock(&priv->save_lock) == 0)) {
+        for (vc_pending_t *p = priv->pending; p; p = p->next)
+            pending++;
+        pthread_mutex_unlock(&priv->save_lock);
+    }
+    if ((have_inflight = pthread_mutex_trylock(&priv->queue_lock) == 0)) {
+        inflight = priv->inflight;
+        pthread_mutex_unlock(&priv->queue_lock);
+    }
+    if ((have_depth = pthread_mutex_trylock(&priv->det_lock) == 0)) {
+        depth = priv->det_queue_depth;
+        pthread_mutex_unlock(&priv->det_lock);
+    }
+
+    gf_proc_dump_add_section("xlator.%s.priv", this->type);
+    gf_proc_dump_write("xlator", "%s", this->name);
+    if (have_cfg) {
+        gf_proc_dump_write("block_size", "%" PRIu64, cfg.block_size);
+        gf_proc_dump_write("window_s", "%" PRIu64, cfg.window_s);
+        gf_proc_dump_write("cache_size", "%" PRIu64, cfg.cache_size);
+        gf_proc_dump_write("top_n", "%" PRIu64, top_n_of(&cfg));
+        gf_proc_dump_write("bloom_fpr", "%g", cfg.bloom_fpr);
+        gf_proc_dump_write("max_blocks_per_file", "%" PRIu64, cfg.max_blocks_per_file);
+        gf_proc_dump_write("max_files", "%" PRIu64, cfg.max_files);
+        gf_proc_dump_write("memory_limit", "%" PRIu64, cfg.memory_limit);
+        gf_proc_dump_write("max_filter_size", "%" PRIu64, cfg.max_filter_size);
+        gf_proc_dump_write("count_writes", "%s", cfg.count_writes ? "on" : "off");
+        gf_proc_dump_write("detector_interval_ms", "%" PRIu64, cfg.detector_interval_ms);
+        gf_proc_dump_write("detector_samples", "%" PRIu64, cfg.detector_samples);
+        gf_proc_dump_write("detector_parallel_io", "%" PRIu64, cfg.detector_parallel_io);
+        gf_proc_dump_write("detector_low_load_depth", "%" PRIu64, cfg.detector_low_load_depth);
+        gf_proc_dump_write("state_interval_s", "%" PRIu64, cfg.state_interval_s);
+        gf_proc_dump_write("files", "%" PRIu64, files);
+        gf_proc_dump_write("untracked_files", "%" PRIu64, untracked);
+        gf_proc_dump_write("config_errors", "%" PRIu64, config_errors);
+    } else {
+        gf_proc_dump_write("config", "%s", VC_DUMP_BUSY);
+    }
+    gf_proc_dump_write("memory_bytes", "%" PRIu64, __atomic_load_n(&priv->budget_used, __ATOMIC_RELAXED));
+    /* state_path is set at init and freed at fini only. */
+    gf_proc_dump_write("state_file", "%s", priv->state_path ? priv->state_path : "(none: counts are not saved)");
+    gf_proc_dump_write("state_saves", "%" PRIu64, __atomic_load_n(&priv->state_saves, __ATOMIC_RELAXED));
+    gf_proc_dump_write("state_errors", "%" PRIu64, __atomic_load_n(&priv->state_errors, __ATOMIC_RELAXED));
+    gf_proc_dump_write("restored_files", "%" PRIu64, __atomic_load_n(&priv->restored_files, __ATOMIC_RELAXED));
+    if (have_pending)
+        gf_proc_dump_write("pending_files", "%" PRIu64, pending);
+    else
+        gf_proc_dump_write("pending_files", "%s", VC_DUMP_BUSY);
+    if (have_inflight)
+        gf_proc_dump_write("inflight", "%" PRIu64, inflight);
+    else
+        gf_proc_dump_write("inflight", "%s", VC_DUMP_BUSY);
+    if (have_depth)
+        gf_proc_dump_write("queue_depth", "%.3f", depth);
+    else
+        gf_proc_dump_write("queue_depth", "%s", VC_DUMP_BUSY);
+    return 0;
+}
+
+/* One section per tracked file, written by the inode table's dump with the table's lock held: the path is read
+ * with __inode_path, which takes no lock. */
+static int32_t vc_dump_inodectx(xlator_t *this, inode_t *inode)
+{
+    vc_priv_t *priv = this->private;
+    vc_file_t *f = NULL;
+    uint64_t v = 0;
+    vc_file_counts_t fc;
+    vc_counter_t counter; /* only its sizes are read: its table belongs to the file */
+    vc_bloom_t bloom;     /* likewise */
+    vc_slot_t top[VC_TOP_LIST];
+    uint32_t ntop = 0;
+    uint64_t bloom_failures = 0, window_age_ms = 0;
+    int saved = 0, have_counts, have_det;
+    vc_det_t det;
+    double device_s = 0, arrivals = 0;
+    char top_text[VC_TOP_LIST * 42 + 1];
+    char *path = NULL;
+
+    if (!priv || inode_ctx_get(inode, this, &v) != 0 || v == 0)
+        return 0;
+    f = (vc_file_t *)(uintptr_t)v;
+    if ((have_det = pthread_mutex_trylock(&priv->det_lock) == 0)) {
+        det = f->det;
+        device_s = f->det_device_s;
+        arrivals = f->det_arrivals_per_s;
+        pthread_mutex_unlock(&priv->det_lock);
+    }
+    if ((have_counts = pthread_mutex_trylock(&f->lock) == 0)) {
+        uint64_t mono = now_ms(CLOCK_MONOTONIC);
+        vc_file_counts(f, &fc);
+        counter = f->counter;
+        bloom = f->bloom;
+        bloom_failures = f->bloom_failures;
+        saved = f->saved;
+        window_age_ms = mono > f->window_start_mono_ms ? mono - f->window_start_mono_ms : 0;
+        ntop = vc_counter_top(&f->counter, top, VC_TOP_LIST);
+        pthread_mutex_unlock(&f->lock);
+    }
+
+    gf_proc_dump_add_section("xlator.%s.file", this->type);
+    gf_proc_dump_write("gfid", "%s", uuid_utoa(inode->gfid));
+    if (__inode_path(inode, NULL, &path) >= 0 && path)
+        gf_proc_dump_write("path", "%s", path);
+    GF_FREE(path);
+    if (have_counts) {
+        gf_proc_dump_write("block_size", "%" PRIu32, fc.block_size);
+        gf_proc_dump_write("epoch", "%" PRIu64, fc.epoch);
+        gf_proc_dump_write("window_start_ms", "%" PRIu64, fc.window_start_real_ms);
+        gf_proc_dump_write("window_age_ms", "%" PRIu64, window_age_ms);
+        gf_proc_dump_write("reads", "%" PRIu64, fc.reads);
+        gf_proc_dump_write("writes", "%" PRIu64, fc.writes);
+        gf_proc_dump_write("read_bytes", "%" PRIu64, fc.read_bytes);
+        gf_proc_dump_write("write_bytes", "%" PRIu64, fc.write_bytes);
+        gf_proc_dump_write("window_reads", "%" PRIu64, fc.window_reads);
+        gf_proc_dump_write("window_writes", "%" PRIu64, fc.window_writes);
+        gf_proc_dump_write("window_blocks", "%" PRIu32, counter.used);
+        gf_proc_dump_write("window_evictions", "%" PRIu64, counter.evictions);
+        gf_proc_dump_write("window_skipped_blocks", "%" PRIu64, counter.skipped_blocks);
+        gf_proc_dump_write("table_slots", "%" PRIu32, counter.cap);
+        gf_proc_dump_write("bloom_epoch", "%" PRIu64, bloom.bits ? bloom.epoch : 0);
+        gf_proc_dump_write("bloom_n", "%" PRIu64, bloom.bits ? bloom.n_inserted : 0);
+        gf_proc_dump_write("bloom_m_bits", "%" PRIu64, bloom.bits ? bloom.m_bits : 0);
+        gf_proc_dump_write("bloom_k", "%u", bloom.bits ? (unsigned)bloom.k : 0u);
+        gf_proc_dump_write("bloom_failures", "%" PRIu64, bloom_failures);
+        gf_proc_dump_write("saved", "%s", saved ? "yes" : "no");
+        gf_proc_dump_write("top", "%s",
+                           vc_format_top(top, ntop, top_text, sizeof(top_text)) >= 0 ? top_text : "(does not fit)");
+    } else {
+        gf_proc_dump_write("counts", "%s", VC_DUMP_BUSY);
+    }
+    gf_proc_dump_write("ops", "%" PRIu64, __atomic_load_n(&f->ops, __ATOMIC_RELAXED));
+    gf_proc_dump_write("completed", "%" PRIu64, __atomic_load_n(&f->completed, __ATOMIC_RELAXED));
+    if (have_det) {
+        gf_proc_dump_write("state", "%s", vc_det_state_name(det.state));
+        gf_proc_dump_write("evaluations", "%" PRIu64, det.evaluations);
+        gf_proc_dump_write("violations", "%" PRIu32, det.violations);
+        gf_proc_dump_write("p90_us", "%.1f", det.p90 * 1e6);
+        gf_proc_dump_write("low_load_p90_us", "%.1f", det.low_load_p90 * 1e6);
+        gf_proc_dump_write("device_us", "%.1f", device_s * 1e6);
+        gf_proc_dump_write("arrivals_per_s", "%.2f", arrivals);
+    } else {
+        gf_proc_dump_write("state", "%s", VC_DUMP_BUSY);
+    }
+    return 0;
+}
+
 int32_t vc_mem_acct_init(xlator_t *this)
 {
     return xlator_mem_acct_init(this, gf_vc_mt_end + 1);
@@ -1432,6 +1607,11 @@ struct xlator_fops vc_fops = {
 
 struct xlator_cbks vc_cbks = {
     .forget = vc_forget,
+};
+
+struct xlator_dumpops vc_dumpops = {
+    .priv = vc_dump_priv,
+    .inodectx = vc_dump_inodectx,
 };
 
 struct volume_options vc_options[] = {
@@ -1567,6 +1747,7 @@ __attribute__((visibility("default"))) xlator_api_t xlator_api = {
     .op_version = {GD_OP_VERSION_10_0},
     .fops = &vc_fops,
     .cbks = &vc_cbks,
+    .dumpops = &vc_dumpops,
     .options = vc_options,
     .identifier = "virtcache",
     .category = GF_EXPERIMENTAL,

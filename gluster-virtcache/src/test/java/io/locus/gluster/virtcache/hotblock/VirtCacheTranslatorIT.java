@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.locus.gluster.fixture.GlusterVolume;
+import io.locus.gluster.fixture.Statedump;
 import io.locus.gluster.fixture.UserTranslator;
 import io.locus.gluster.gfapi.GlusterException;
 import io.locus.gluster.gfapi.GlusterFile;
@@ -17,10 +18,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -43,10 +48,15 @@ class VirtCacheTranslatorIT {
     static final int ENODATA = 61;
     static final int EPERM = 1;
     static final int KIB = 1024;
+    static final String DUMP_PRIV = "xlator.user/virtcache.priv";
+    static final String DUMP_FILE = "xlator.user/virtcache.file";
+    static final Path DUMPS = Path.of("target", "gluster-it", "statedumps").toAbsolutePath();
+    static final Pattern GFID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
     private static GlusterVolume volume;
     private static io.locus.gluster.gfapi.GlusterVolume client;
     private static long brickPid;
+    private static int dumps;
 
     @BeforeAll
     static void startVolume() throws Exception {
@@ -57,6 +67,13 @@ class VirtCacheTranslatorIT {
                 .start();
         client = io.locus.gluster.gfapi.GlusterVolume.connect(volume.server(), volume.name(), volume.gfapiLog());
         brickPid = volume.brickPids().get(0);
+        if (Files.exists(DUMPS)) {
+            try (Stream<Path> s = Files.walk(DUMPS)) {
+                for (Path old : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(old);
+                }
+            }
+        }
     }
 
     @AfterAll
@@ -90,10 +107,8 @@ class VirtCacheTranslatorIT {
     @Test
     @Order(2)
     void countsEqualTheReadsIssued() throws Exception {
-        configure(Map.of("block-size", "65536", "count-writes", "off"), "config_block_size", "65536");
         String path = "/counts.bin";
-        writeFile(path, new byte[4 << 20]);
-        rotate(path);
+        freshWindow(path, 4 << 20);
         TranslatorStats before = stats(path);
         try (GlusterFile f = client.open(path, false)) {
             for (int i = 0; i < 5; i++) {
@@ -509,6 +524,139 @@ class VirtCacheTranslatorIT {
         }
     }
 
+    /** The translator's sections in {@code gluster volume statedump}, read from the dump file as an operator would. */
+    @Test
+    @Order(11)
+    void statedumpFileSection_countsTheReadsIssued_andFollowsTheWindow() throws Exception {
+        String path = "/dumped.bin";
+        freshWindow(path, 1 << 20);
+        try (GlusterFile f = client.open(path, false)) {
+            for (int i = 0; i < 4; i++) {
+                f.read(2 * 65536L + 10, 100);
+            }
+            // 10,000 bytes across the end of block 5: blocks 5 and 6.
+            f.read(6 * 65536L - 5000, 10_000);
+            f.read(9 * 65536L, 4 * KIB);
+        }
+
+        Statedump.Section s = fileSection(statedump(), path);
+        String gfid = s.get("gfid");
+        assertTrue(GFID.matcher(gfid).matches(), s.toString());
+        Path brick = volume.bricks().get(0);
+        assertTrue(
+                Files.isSameFile(
+                        brick.resolve(path.substring(1)),
+                        brick.resolve(".glusterfs/" + gfid.substring(0, 2) + "/" + gfid.substring(2, 4) + "/" + gfid)),
+                "the dumped gfid is the brick file's: " + s);
+        assertEquals(65536, s.number("block_size"), s.toString());
+        assertEquals(6, s.number("reads"), s.toString());
+        assertEquals(6, s.number("window_reads"), s.toString());
+        assertEquals(0, s.number("writes"), "count-writes off: " + s);
+        assertEquals(4 * 100 + 10_000 + 4 * KIB, s.number("read_bytes"), s.toString());
+        assertEquals(4, s.number("window_blocks"), "blocks 2, 5, 6 and 9: " + s);
+        assertEquals("2:4,5:1,6:1,9:1", s.get("top"), s.toString());
+        assertEquals(1, s.number("epoch"), "the window ended after the file was written: " + s);
+        assertEquals(0, s.number("bloom_n"), "the written window counted nothing: " + s);
+        assertEquals("yes", s.get("saved"), s.toString());
+        assertEquals("normal", s.get("state"), s.toString());
+
+        // The window ends: its four blocks go into the filter, the new window starts empty, the totals stay.
+        rotate(path);
+        try (GlusterFile f = client.open(path, false)) {
+            f.read(9 * 65536L, 4 * KIB);
+        }
+        Statedump.Section after = fileSection(statedump(), path);
+        assertEquals(gfid, after.get("gfid"));
+        assertEquals(2, after.number("epoch"), after.toString());
+        assertEquals(2, after.number("bloom_epoch"), after.toString());
+        assertEquals(4, after.number("bloom_n"), after.toString());
+        assertTrue(after.number("bloom_m_bits") > 0 && after.number("bloom_k") > 0, after.toString());
+        assertEquals(7, after.number("reads"), after.toString());
+        assertEquals(1, after.number("window_reads"), after.toString());
+        assertEquals("9:1", after.get("top"), after.toString());
+    }
+
+    @Test
+    @Order(12)
+    void statedumpPrivSection_showsTheOptionsInForce_andWhatTheStatsShow() throws Exception {
+        configure(Map.of("window", "120", "block-size", "131072"), "config_window_s", "120");
+        configure(Map.of("block-size", "131072"), "config_block_size", "131072");
+        TranslatorStats s = stats("/config-probe.bin");
+        List<Statedump.Section> sections = statedump().sections(DUMP_PRIV);
+        assertEquals(1, sections.size(), "one [" + DUMP_PRIV + "] section: " + sections);
+        Statedump.Section p = sections.get(0);
+        assertEquals("locus-vc-virtcache", p.get("xlator"), p.toString());
+        assertEquals(120, p.number("window_s"), p.toString());
+        assertEquals(131072, p.number("block_size"), p.toString());
+        assertEquals("off", p.get("count_writes"), p.toString());
+        for (String key : List.of("top_n", "max_files", "memory_limit", "state_interval_s", "detector_samples")) {
+            assertEquals(s.get("config_" + key), p.get(key), key + " in " + p + "\nstats: " + s);
+        }
+        for (String key : List.of("state_errors", "restored_files", "config_errors", "untracked_files")) {
+            assertEquals(s.get("brick_" + key), p.get(key), key + " in " + p + "\nstats: " + s);
+        }
+        assertEquals(
+                volume.bricks().get(0).resolve(".glusterfs/virtcache.state").toString(),
+                p.get("state_file"),
+                p.toString());
+        assertTrue(p.number("files") >= 1, "the probe is tracked: " + p);
+        assertTrue(p.number("memory_bytes") > 0, p.toString());
+        assertEquals(0, p.number("inflight"), "no fop runs: " + p);
+        configure(Map.of("window", "600", "block-size", "65536"), "config_block_size", "65536");
+    }
+
+    @Test
+    @Order(13)
+    void statedumpsWhileReadsRun_completeAndTheBrickServesOn() throws Exception {
+        configure(Map.of("block-size", "65536", "count-writes", "off"), "config_block_size", "65536");
+        String path = "/busy.bin";
+        writeFile(path, new byte[1 << 20]);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong reads = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread reader = new Thread(() -> {
+            try (GlusterFile f = client.open(path, false)) {
+                while (!stop.get()) {
+                    f.read((reads.get() % 16) * 65536, 4 * KIB);
+                    reads.incrementAndGet();
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        reader.start();
+        try {
+            for (int i = 0; i < 3; i++) {
+                Statedump d = statedump();
+                assertEquals(1, d.sections(DUMP_PRIV).size(), "one priv section per dump: " + d.file());
+                assertFalse(d.sections(DUMP_FILE).isEmpty(), "file sections in " + d.file());
+            }
+        } finally {
+            stop.set(true);
+            reader.join(30_000);
+        }
+        assertEquals(null, failure.get(), "reads during dumps");
+        assertTrue(reads.get() > 0, "the reader ran");
+        Statedump.Section s = fileSection(statedump(), path);
+        assertEquals(reads.get(), s.number("reads"), "every read is counted once the reader stopped: " + s);
+        assertEquals(brickPid, volume.brickPids().get(0), "the brick process is the one started");
+    }
+
+    /** The next statedump of the volume's single brick, into its own directory. */
+    private static Statedump statedump() {
+        List<Statedump> all = volume.statedump(DUMPS.resolve("dump-" + ++dumps));
+        assertEquals(1, all.size(), "one brick, one dump: " + all);
+        return all.get(0);
+    }
+
+    private static Statedump.Section fileSection(Statedump d, String path) {
+        List<Statedump.Section> matching = d.sections(DUMP_FILE).stream()
+                .filter(s -> path.equals(s.values().get("path")))
+                .toList();
+        assertEquals(1, matching.size(), "one [" + DUMP_FILE + "] section with path=" + path + " in " + d.file());
+        return matching.get(0);
+    }
+
     @Test
     @Order(100)
     void brickLog_showsNoCrash() throws IOException {
@@ -517,6 +665,16 @@ class VirtCacheTranslatorIT {
             assertFalse(log.contains(crash), "brick log shows a crash (\"" + crash + "\"):\n" + log);
         }
         assertEquals(brickPid, volume.brickPids().get(0), "the brick process is the one started");
+    }
+
+    /**
+     * Writes a file of zeros with 64 KiB blocks and {@code count-writes off} in force, then ends its window: the next
+     * window counts only what the test reads.
+     */
+    private static void freshWindow(String path, int bytes) throws Exception {
+        configure(Map.of("block-size", "65536", "count-writes", "off"), "config_block_size", "65536");
+        writeFile(path, new byte[bytes]);
+        rotate(path);
     }
 
     /** Sets translator options and waits until the brick has applied them (its stats show {@code key=value}). */
