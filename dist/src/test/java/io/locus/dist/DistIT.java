@@ -55,6 +55,8 @@ class DistIT {
         Result proxyHelp = run("locus-proxy", "--help");
         assertEquals(0, proxyHelp.code, "locus-proxy --help: " + proxyHelp);
         assertTrue(proxyHelp.out.contains("--config"), "locus-proxy --help: " + proxyHelp);
+        Result proxyVersion = run("locus-proxy", "--version");
+        assertEquals("locus-memcached-proxy " + VERSION, proxyVersion.out.trim(), "locus-proxy --version");
     }
 
     @Test

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "locus-memcached-proxy",
         mixinStandardHelpOptions = true,
-        version = "locus-memcached-proxy 0.1.0",
+        versionProvider = MemcachedProxy.BuildVersion.class,
         description = "A tenant- and deadline-aware memcached proxy in front of unmodified memcached servers.")
 public final class MemcachedProxy implements Callable<Integer> {
     @Option(
@@ -33,6 +33,21 @@ public final class MemcachedProxy implements Callable<Integer> {
 
     @Option(names = "--check", description = "validate the configuration and exit")
     private boolean checkOnly;
+
+    /** {@code --version}: the version of the build, which Maven writes into {@code version.properties}. */
+    static final class BuildVersion implements picocli.CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws java.io.IOException {
+            java.util.Properties p = new java.util.Properties();
+            try (java.io.InputStream in = MemcachedProxy.class.getResourceAsStream("version.properties")) {
+                if (in == null) {
+                    throw new java.io.IOException("io/locus/memcached/version.properties is missing from the jar");
+                }
+                p.load(in);
+            }
+            return new String[] {"${COMMAND-FULL-NAME} " + p.getProperty("version")};
+        }
+    }
 
     @Override
     public Integer call() throws InterruptedException {
