@@ -348,6 +348,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             complete(null);
         }
 
+        @Override
+        public boolean abandoned() {
+            return closed;
+        }
+
         void discard() {
             done = true;
             if (bytes != null) {

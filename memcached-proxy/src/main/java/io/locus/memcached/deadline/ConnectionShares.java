@@ -1,0 +1,89 @@
+package io.locus.memcached.deadline;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Each client connection's share of a backend's scheduler for multi-get batches: at most {@link #SHARE} of one
+ * connection's batches hold a ticket at one backend (queued or in flight); its further batches wait here, in arrival
+ * order, and take a ticket as the connection's earlier ones finish. Why: a get of 20,000 keys is 200 batches, and
+ * admitted at once they would fill the EDF queue ahead of every other connection's later request (equal best-effort
+ * deadlines are served in arrival order); with a share, a request of another connection waits behind at most
+ * {@link #SHARE} batches per connection with work at that backend, whatever their backlog. Owner thread only.
+ */
+final class ConnectionShares {
+    /**
+     * Batches per connection and backend that hold a ticket: two keep a connection's batches back to back on the
+     * backend connection (one is answered while the next is on its way) without taking the window from others.
+     */
+    static final int SHARE = 2;
+
+    /** Work that takes a ticket within its connection's share of a backend (a multi-get's batch). */
+    interface Member {
+        long connectionId();
+
+        int backend();
+
+        /** Whether the work is still wanted; work that is not is skipped when its turn comes. */
+        boolean wanted();
+
+        /** Takes the ticket: the share allows it now. */
+        void offer();
+    }
+
+    private final int backends;
+    private final Map<Long, Share> shares = new HashMap<>();
+
+    ConnectionShares(int backends) {
+        this.backends = backends;
+    }
+
+    private static final class Share {
+        private int holding;
+        private final ArrayDeque<Member> waiting = new ArrayDeque<>();
+    }
+
+    private long keyOf(Member batch) {
+        return batch.connectionId() * backends + batch.backend();
+    }
+
+    /** Offers {@code batch} to its backend's scheduler now if its connection's share there allows, else later. */
+    void submit(Member batch) {
+        Share s = shares.computeIfAbsent(keyOf(batch), k -> new Share());
+        if (s.holding < SHARE && s.waiting.isEmpty()) {
+            s.holding++;
+            batch.offer();
+        } else {
+            s.waiting.add(batch);
+        }
+    }
+
+    /**
+     * A batch that held a ticket left the scheduler (answered, refused, dropped or cancelled): the connection's next
+     * batch for that backend takes its place; batches of requests already answered are skipped.
+     */
+    void released(Member batch) {
+        long key = keyOf(batch);
+        Share s = shares.get(key);
+        if (s == null) {
+            return;
+        }
+        s.holding--;
+        while (s.holding < SHARE && !s.waiting.isEmpty()) {
+            Member next = s.waiting.poll();
+            if (next.wanted()) {
+                s.holding++;
+                next.offer();
+            }
+        }
+        if (s.holding <= 0 && s.waiting.isEmpty()) {
+            shares.remove(key, s);
+        }
+    }
+
+    /** Connections and backends with batches holding a ticket or waiting, for tests. */
+    int size() {
+        return shares.size();
+    }
+}
