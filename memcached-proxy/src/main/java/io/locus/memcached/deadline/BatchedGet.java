@@ -54,6 +54,7 @@ final class BatchedGet {
             DeadlineRouter router,
             ConnectionOrder order,
             ConnectionShares shares,
+            FetchQueue queue,
             BatchSender sender) {}
 
     private final Context cx;
@@ -61,14 +62,15 @@ final class BatchedGet {
     private final ProxyRequest origin;
     private final MeteredSink sink;
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
-    private final byte[][] values;
-    private final int[] flags;
+    private byte[][] values;
+    private int[] flags;
     private final long cacheDeadline;
     private final List<GetBatch> batches = new ArrayList<>();
     private int pending;
     private String failure;
     private RejectReason refusal;
     private long refusalEstimate;
+    private boolean started;
     private boolean answered;
     private Future<?> timer;
 
@@ -77,14 +79,26 @@ final class BatchedGet {
         this.origin = origin;
         this.req = origin.request();
         this.sink = sink;
-        this.values = new byte[req.keyCount()][];
-        this.flags = new int[req.keyCount()];
         Deadline d = origin.resolution().deadline();
         this.cacheDeadline = d.bestEffort() ? DeadlineCache.NO_DEADLINE : d.micros() * 1000;
     }
 
+    /** Arms the request's timeout and queues it for its turn to be fetched ({@link FetchQueue}). */
+    void submit() {
+        long left = origin.arrivalNanos() + cx.services().backendTimeoutNanos() - System.nanoTime();
+        timer = cx.sender().schedule(this::timedOut, Math.max(0, left));
+        cx.queue().submit(this);
+    }
+
+    int keyCount() {
+        return req.keyCount();
+    }
+
     /** Looks every key up in the cache and sends the batches of the missing ones, or answers at once. */
     void start() {
+        started = true;
+        values = new byte[req.keyCount()][];
+        flags = new int[req.keyCount()];
         String tenant = origin.resolution().tenant();
         GetBatch[] open = new GetBatch[cx.services().ring().servers().size()];
         for (int i = 0; i < values.length; i++) {
@@ -109,8 +123,6 @@ final class BatchedGet {
             answer();
             return;
         }
-        long left = origin.arrivalNanos() + cx.services().backendTimeoutNanos() - System.nanoTime();
-        timer = cx.sender().schedule(this::timedOut, Math.max(0, left));
         for (GetBatch b : batches) {
             if (answered) {
                 break; // answered while its first batches were sent (refused, or failed at once)
@@ -280,6 +292,9 @@ final class BatchedGet {
             }
         } finally {
             req.release();
+            if (started) {
+                cx.queue().finished(this);
+            }
         }
     }
 

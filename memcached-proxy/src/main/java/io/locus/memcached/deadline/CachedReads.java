@@ -215,7 +215,7 @@ final class CachedReads {
             }
         } else if (batches != null) {
             MeteredSink sink = new MeteredSink(clientSink, counters, pr, MeteredSink.hardDeadlineNanos(pr));
-            new BatchedGet(batches, pr, sink).start();
+            new BatchedGet(batches, pr, sink).submit();
             return;
         } else {
             first = cache.get(req.keyBytes(), deadline, pr.resolution().tenant());

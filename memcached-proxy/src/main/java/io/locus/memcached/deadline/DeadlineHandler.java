@@ -75,6 +75,7 @@ public final class DeadlineHandler implements RequestHandler {
                         router,
                         order,
                         new ConnectionShares(services.ring().servers().size()),
+                        new FetchQueue(),
                         sender);
         this.reads = new CachedReads(cache, services, router, batches);
     }

@@ -194,7 +194,9 @@ final class DeadlineRouter {
 
     /**
      * Offers a multi-get's batch to its backend's scheduler as a read of the client's request ({@code origin}: its
-     * tenant, deadline and connection order), or sends it at once when nothing is scheduled.
+     * tenant, deadline and connection order), or sends it at once when nothing is scheduled. A best-effort get's batch
+     * counts its nominal deadline from now, when its connection's share lets it go: with the get's arrival, the 100th
+     * batch of a long get would go ahead of every request that arrived while the first 99 were fetched.
      */
     void submitBatch(GetBatch batch, ProxyRequest origin, TenantMetrics.Counters counters) {
         if (!services.scheduling()) {
@@ -202,8 +204,11 @@ final class DeadlineRouter {
             return;
         }
         DeadlineScheduler<ScheduledWork> scheduler = schedulers.get(batch.backend());
+        ProxyRequest asOf = origin.resolution().deadline().bestEffort()
+                ? new ProxyRequest(origin.request(), origin.resolution(), System.nanoTime(), origin.connectionId())
+                : origin;
         TicketRequest tr =
-                order.ticketRequest(origin, TicketRequest.Kind.READ, batch.backend(), services.nominalMicros());
+                order.ticketRequest(asOf, TicketRequest.Kind.READ, batch.backend(), services.nominalMicros());
         batch.offeredTo(scheduler);
         Decision<ScheduledWork> d = scheduler.offer(tr, batch);
         if (!d.admitted()) {

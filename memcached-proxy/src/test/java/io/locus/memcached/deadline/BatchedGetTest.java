@@ -37,7 +37,7 @@ class BatchedGetTest {
             "pool:\n  servers: [\"127.0.0.1:1:1\", \"127.0.0.1:2:1\"]\nbackend: {timeout: 500ms}\n";
 
     /** A batch as the backend saw it. */
-    private record Sent(int backend, List<String> keys, ReplySink reply) {}
+    private record Sent(int backend, List<String> keys, ReplySink reply, long connectionId) {}
 
     private final List<Sent> sent = new ArrayList<>();
     private final List<Sent> answered = new ArrayList<>();
@@ -68,7 +68,7 @@ class BatchedGetTest {
                     keys.add(line.split(" ")[1]);
                 }
             }
-            sent.add(new Sent(backend, keys, reply));
+            sent.add(new Sent(backend, keys, reply, connectionId));
         }
 
         @Override
@@ -240,6 +240,38 @@ class BatchedGetTest {
             answerOldest();
         }
         assertEquals(2 * ConnectionShares.SHARE, sent.size());
+    }
+
+    @Test
+    void aBurstOfHugeGets_isFetchedAFewAtATime_theRestTimeOutUnstarted() {
+        List<Client> clients = new ArrayList<>();
+        for (int c = 0; c < 8; c++) {
+            clients.add(send(c, get(0, 20_000)));
+        }
+        int started = FetchQueue.KEYS / 20_000;
+        assertEquals(
+                started * 2 * ConnectionShares.SHARE,
+                sent.size()
+                        + handler.scheduler(0).queueLength()
+                        + handler.scheduler(1).queueLength(),
+                "batches of the gets being fetched only, sent or queued behind the window");
+        assertTrue(sent.stream().mapToLong(Sent::connectionId).allMatch(c -> c < started));
+        send(99, "get other\r\n");
+        // The windows are full: at its backend, the two queued batches go first, then it takes the next free place;
+        // no batch offered after it goes ahead (three replies there, six at most over both backends).
+        for (int i = 0; i < 2 * 3 && singleRequests.isEmpty(); i++) {
+            answerOldest();
+        }
+        assertEquals(List.of("other"), singleRequests, "a single get waits for the queued batches, not the backlog");
+        int sentBeforeTimeouts = sent.size();
+        timers.forEach(FutureTask::run);
+        for (Client c : clients) {
+            assertEquals(List.of(BatchedGet.TIMEOUT + "\r\n"), c.replies);
+        }
+        while (sent.size() > answered.size()) {
+            answerOldest();
+        }
+        assertEquals(sentBeforeTimeouts, sent.size(), "queued batches withdrawn, and the gets that waited cost none");
     }
 
     @Test
