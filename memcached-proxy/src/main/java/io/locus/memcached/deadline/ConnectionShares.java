@@ -33,10 +33,13 @@ final class ConnectionShares {
     }
 
     private final int backends;
+    private final ConnectionOrder order;
     private final Map<Long, Share> shares = new HashMap<>();
 
-    ConnectionShares(int backends) {
+    /** @param order told of the batches that wait here, so that their connection's later requests wait behind them */
+    ConnectionShares(int backends, ConnectionOrder order) {
         this.backends = backends;
+        this.order = order;
     }
 
     private static final class Share {
@@ -56,6 +59,7 @@ final class ConnectionShares {
             batch.offer();
         } else {
             s.waiting.add(batch);
+            order.held(batch.connectionId());
         }
     }
 
@@ -76,6 +80,7 @@ final class ConnectionShares {
                 s.holding++;
                 next.offer();
             }
+            order.unheld(next.connectionId()); // after the offer: what waited for it goes behind it
         }
         if (s.holding <= 0 && s.waiting.isEmpty()) {
             shares.remove(key, s);

@@ -74,8 +74,8 @@ public final class DeadlineHandler implements RequestHandler {
                         services,
                         router,
                         order,
-                        new ConnectionShares(services.ring().servers().size()),
-                        new FetchQueue(),
+                        new ConnectionShares(services.ring().servers().size(), order),
+                        new FetchQueue(order),
                         sender);
         this.reads = new CachedReads(cache, services, router, batches);
     }

@@ -14,14 +14,30 @@ final class FetchQueue {
     /** Keys of the multi-gets being fetched at once: five gets of 20,000 keys, a hundred of 1,000. */
     static final int KEYS = 100_000;
 
+    private final ConnectionOrder order;
     private final ArrayDeque<BatchedGet> waiting = new ArrayDeque<>();
     private long fetching;
     private boolean starting;
 
+    /** @param order told of the gets that wait here, so that their connection's later requests wait behind them */
+    FetchQueue(ConnectionOrder order) {
+        this.order = order;
+    }
+
     /** Starts {@code get} now if keys are free, else when they are. */
     void submit(BatchedGet get) {
+        if (!starting && waiting.isEmpty() && fits(get)) {
+            fetching += get.keyCount();
+            get.start();
+            return;
+        }
         waiting.add(get);
+        order.held(get.connectionId());
         startWaiting();
+    }
+
+    private boolean fits(BatchedGet get) {
+        return fetching == 0 || fetching + get.keyCount() <= KEYS;
     }
 
     /** A get that was started is answered: its keys are free. */
@@ -38,16 +54,16 @@ final class FetchQueue {
         try {
             while (!waiting.isEmpty()) {
                 BatchedGet next = waiting.peek();
-                if (!next.wanted()) {
-                    waiting.poll(); // answered by its timeout, or its client is gone
-                    continue;
-                }
-                if (fetching > 0 && fetching + next.keyCount() > KEYS) {
+                boolean wanted = next.wanted(); // false: answered by its timeout, or its client is gone
+                if (wanted && !fits(next)) {
                     return;
                 }
                 waiting.poll();
-                fetching += next.keyCount();
-                next.start();
+                if (wanted) {
+                    fetching += next.keyCount();
+                    next.start();
+                }
+                order.unheld(next.connectionId()); // after the start: what waited for it goes behind it
             }
         } finally {
             starting = false;

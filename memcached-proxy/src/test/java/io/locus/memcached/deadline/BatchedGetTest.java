@@ -275,6 +275,17 @@ class BatchedGetTest {
     }
 
     @Test
+    void aLaterWriteOfTheConnection_waitsUntilEveryBatchOfItsGetTookATicket() {
+        send(1, get(0, 1000));
+        send(1, "set k5 0 0 1\r\nx\r\n");
+        assertEquals(List.of(), singleRequests, "the set would overtake the batches waiting for the share");
+        while (singleRequests.isEmpty()) {
+            answerOldest();
+        }
+        assertEquals(1000, sent.stream().mapToInt(b -> b.keys().size()).sum(), "every batch went before the set");
+    }
+
+    @Test
     void anotherConnectionsRequest_doesNotWaitBehindABacklog() {
         send(1, get(0, 10_000));
         int batches = sent.size();

@@ -45,7 +45,7 @@ class ConnectionSharesTest {
 
     @Test
     void aConnectionsBacklog_waitsOutsideTheScheduler_otherConnectionsAndBackendsDoNot() {
-        ConnectionShares shares = new ConnectionShares(2);
+        ConnectionShares shares = new ConnectionShares(2, new ConnectionOrder(2));
         List<Work> a = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             a.add(new Work("a" + i, 1, 0));
@@ -66,7 +66,7 @@ class ConnectionSharesTest {
 
     @Test
     void aBatchRefusedAtOnce_letsTheNextTakeItsPlace() {
-        ConnectionShares shares = new ConnectionShares(1);
+        ConnectionShares shares = new ConnectionShares(1, new ConnectionOrder(1));
         List<Work> refused = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             Work w = new Work("r" + i, 7, 0) {

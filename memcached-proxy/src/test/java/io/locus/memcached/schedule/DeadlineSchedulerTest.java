@@ -324,10 +324,12 @@ class DeadlineSchedulerTest {
     @Test
     void abandon_freesTheWindowPlace_withoutAServiceTime() {
         DeadlineScheduler<String> s = scheduler(SchedulerConfig.paperMode());
-        Ticket<String> unsent =
-                s.offer(TicketRequest.bestEffortRead("t", 0, 1), "a").ticket();
-        Ticket<String> next =
-                s.offer(TicketRequest.bestEffortRead("t", 0, 1), "b").ticket();
+        List<Ticket<String>> two = new ArrayList<>();
+        for (String payload : List.of("a", "b")) {
+            two.add(s.offer(TicketRequest.bestEffortRead("t", 0, 1), payload).ticket());
+        }
+        Ticket<String> unsent = two.get(0);
+        Ticket<String> next = two.get(1);
         clock.nowNanos += 5 * MS;
         s.abandon(unsent);
         assertEquals(Ticket.State.CANCELLED, unsent.state());

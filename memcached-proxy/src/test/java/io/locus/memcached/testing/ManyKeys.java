@@ -30,34 +30,27 @@ public final class ManyKeys {
 
     /** The {@code set … noreply} lines that store the stored keys among the first {@code n}. */
     public static String sets(int n) {
-        StringBuilder sets = new StringBuilder();
-        for (int i = 0; i < n; i += STORED_EVERY) {
-            String value = "value-" + i;
-            sets.append("set ")
-                    .append(key(i))
-                    .append(" 0 0 ")
-                    .append(value.length())
-                    .append(" noreply\r\n")
-                    .append(value)
-                    .append("\r\n");
-        }
-        return sets.toString();
+        return storedItems(n, "set ", " 0 0 ", " noreply");
     }
 
     /** What memcached answers to {@link #get}: the stored keys' items in request order, then {@code END}. */
     public static String expectedReply(int n) {
-        StringBuilder reply = new StringBuilder();
+        return storedItems(n, "VALUE ", " 0 ", "") + "END\r\n";
+    }
+
+    /** {@code <verb><key><flags><length><tail>\r\n<value>\r\n} for each stored key among the first {@code n}. */
+    private static String storedItems(int n, String verb, String flags, String tail) {
+        StringBuilder items = new StringBuilder();
         for (int i = 0; i < n; i += STORED_EVERY) {
             String value = "value-" + i;
-            reply.append("VALUE ")
+            items.append(verb)
                     .append(key(i))
-                    .append(" 0 ")
+                    .append(flags)
                     .append(value.length())
-                    .append("\r\n")
-                    .append(value)
-                    .append("\r\n");
+                    .append(tail);
+            items.append("\r\n").append(value).append("\r\n");
         }
-        return reply.append("END\r\n").toString();
+        return items.toString();
     }
 
     /**
