@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * Each client connection's share of a backend's scheduler for multi-get batches: at most {@link #SHARE} of one
  * connection's batches hold a ticket at one backend (queued or in flight); its further batches wait here, in arrival
- * order, and take a ticket as the connection's earlier ones finish. Why: a get of 20,000 keys is 200 batches, and
+ * order, and take a ticket as the connection's earlier ones finish. Why: a get of 20,000 keys is 100 batches, and
  * admitted at once they would fill the EDF queue ahead of every other connection's later request (equal best-effort
  * deadlines are served in arrival order); with a share, a request of another connection waits behind at most
  * {@link #SHARE} batches per connection with work at that backend, whatever their backlog. Owner thread only.

@@ -195,8 +195,8 @@ final class DeadlineRouter {
     /**
      * Offers a multi-get's batch to its backend's scheduler as a read of the client's request ({@code origin}: its
      * tenant, deadline and connection order), or sends it at once when nothing is scheduled. A best-effort get's batch
-     * counts its nominal deadline from now, when its connection's share lets it go: with the get's arrival, the 100th
-     * batch of a long get would go ahead of every request that arrived while the first 99 were fetched.
+     * counts its nominal deadline from now, when its connection's share lets it go: with the get's arrival, the 50th
+     * batch of a long get would go ahead of every request that arrived while the first 49 were fetched.
      */
     void submitBatch(GetBatch batch, ProxyRequest origin, TenantMetrics.Counters counters) {
         if (!services.scheduling()) {

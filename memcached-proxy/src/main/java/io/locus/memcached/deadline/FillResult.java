@@ -55,11 +55,12 @@ record FillResult(
         if (eol < 0) {
             return failure("SERVER_ERROR backend sent an unterminated line");
         }
-        String line = reply.toString(start, eol - start, StandardCharsets.ISO_8859_1);
-        reply.readerIndex(Math.min(eol + 2, reply.writerIndex()));
-        if (line.equals("EN")) {
+        if (eol - start == 2 && reply.getByte(start) == 'E' && reply.getByte(start + 1) == 'N') {
+            reply.readerIndex(Math.min(eol + 2, reply.writerIndex())); // a miss, most keys of a large get
             return MISS;
         }
+        String line = reply.toString(start, eol - start, StandardCharsets.ISO_8859_1);
+        reply.readerIndex(Math.min(eol + 2, reply.writerIndex()));
         if (!line.startsWith("VA ")) {
             return failure(line);
         }
