@@ -5,17 +5,18 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Each client connection's share of a backend's scheduler for multi-get batches: at most {@link #SHARE} of one
- * connection's batches hold a ticket at one backend (queued or in flight); its further batches wait here, in arrival
- * order, and take a ticket as the connection's earlier ones finish. Why: a get of 20,000 keys is 100 batches, and
- * admitted at once they would fill the EDF queue ahead of every other connection's later request (equal best-effort
- * deadlines are served in arrival order); with a share, a request of another connection waits behind at most
- * {@link #SHARE} batches per connection with work at that backend, whatever their backlog. Owner thread only.
+ * Each client connection's share of a backend's scheduler queue for multi-get batches: at most {@link #SHARE} of one
+ * connection's batches wait in one backend's queue; its further batches wait here, in arrival order, and take a ticket
+ * as the connection's earlier ones leave the queue (dispatched, dropped or withdrawn). In flight, the scheduler's window
+ * bounds them. Why: a get of 20,000 keys is 100 batches, and admitted at once they would fill the EDF queue ahead of
+ * every other connection's later request (equal best-effort deadlines are served in arrival order); with a share, a
+ * request of another connection waits behind at most {@link #SHARE} queued batches per connection with work at that
+ * backend and the window's batches in flight, whatever their backlog. Owner thread only.
  */
 final class ConnectionShares {
     /**
-     * Batches per connection and backend that hold a ticket: two keep a connection's batches back to back on the
-     * backend connection (one is answered while the next is on its way) without taking the window from others.
+     * Batches per connection that wait in one backend's queue: two keep a connection's next batches ready for the
+     * window's free places without putting its backlog ahead of others.
      */
     static final int SHARE = 2;
 
@@ -64,8 +65,8 @@ final class ConnectionShares {
     }
 
     /**
-     * A batch that held a ticket left the scheduler (answered, refused, dropped or cancelled): the connection's next
-     * batch for that backend takes its place; batches of requests already answered are skipped.
+     * A batch that held a place left the scheduler's queue (dispatched, refused, dropped or withdrawn): the connection's
+     * next batch for that backend takes its place; batches of requests already answered are skipped.
      */
     void released(Member batch) {
         long key = keyOf(batch);
@@ -87,7 +88,7 @@ final class ConnectionShares {
         }
     }
 
-    /** Connections and backends with batches holding a ticket or waiting, for tests. */
+    /** Connections and backends with batches queued in a scheduler or waiting here, for tests. */
     int size() {
         return shares.size();
     }

@@ -66,7 +66,7 @@ final class GetBatch implements ScheduledWork, ConnectionShares.Member {
         return get.wanted();
     }
 
-    /** Takes a ticket at the backend's scheduler (its connection's share allowing, {@link ConnectionShares}). */
+    /** Takes a ticket at the backend's scheduler (its connection's share of the queue allowing, {@link ConnectionShares}). */
     @Override
     public void offer() {
         get.router().submitBatch(this, get.origin(), get.counters());
@@ -96,21 +96,22 @@ final class GetBatch implements ScheduledWork, ConnectionShares.Member {
 
     @Override
     public void dispatch(Ticket<ScheduledWork> ticket) {
-        dequeued();
         if (!wanted()) {
+            dequeued();
             scheduler.abandon(ticket);
             get.shares().released(this);
             return;
         }
         send(ticket);
+        dequeued(); // after the write: what waited for this connection's queue must follow it
     }
 
     /** Writes the batch to the backend; {@code ticket} is completed by the reply (null: not scheduled). */
     void send(Ticket<ScheduledWork> ticket) {
         ByteBuf wire = get.writeBatch(this);
         versions = get.versionsOf(this);
-        // The request learns of the reply before the share offers the connection's next batch: a request that
-        // failed or is complete wants no more.
+        // The request learns of the reply before the scheduler dispatches what waits: a request that failed or is
+        // complete wants no more.
         boolean[] released = {false};
         Runnable release = () -> {
             if (!released[0]) {
@@ -118,7 +119,6 @@ final class GetBatch implements ScheduledWork, ConnectionShares.Member {
                 if (ticket != null) {
                     scheduler.complete(ticket);
                 }
-                get.shares().released(this);
             }
         };
         get.sender()
@@ -145,6 +145,7 @@ final class GetBatch implements ScheduledWork, ConnectionShares.Member {
                             }
                         },
                         connectionId());
+        get.shares().released(this); // out of the queue: the connection's next batch may take its place there
     }
 
     @Override

@@ -43,11 +43,16 @@ class BatchedGetTest {
     private final List<Sent> answered = new ArrayList<>();
     private final List<String> singleRequests = new ArrayList<>();
     private final List<FutureTask<?>> timers = new ArrayList<>();
+    /** What reached the backends, in order: {@code batch <backend>} or {@code request <key>}. */
+    private final List<String> log = new ArrayList<>();
+    /** {@code sched.window}'s default: batches in flight per backend. */
+    private static final int WINDOW = 8;
 
     private final class Backends implements RequestHandler, BatchSender {
         @Override
         public void handle(ProxyRequest pr, ReplySink reply) {
             singleRequests.add(pr.request().key());
+            log.add("request " + pr.request().key());
             pr.request().release();
         }
 
@@ -69,6 +74,7 @@ class BatchedGetTest {
                 }
             }
             sent.add(new Sent(backend, keys, reply, connectionId));
+            log.add("batch " + backend + (connectionId == 2 ? " of 2" : ""));
         }
 
         @Override
@@ -164,7 +170,8 @@ class BatchedGetTest {
         Client c = send(1, get(0, 1000).replace("\r\n", " k14 k3\r\n"));
         while (sent.size() > answered.size()) {
             for (int b = 0; b < 2; b++) {
-                assertTrue(unanswered(b) <= ConnectionShares.SHARE, "batches of one connection at backend " + b);
+                assertTrue(unanswered(b) <= WINDOW, "batches in flight at backend " + b);
+                assertTrue(handler.scheduler(b).queueLength() <= ConnectionShares.SHARE, "queued at backend " + b);
             }
             answerOldest();
         }
@@ -197,7 +204,10 @@ class BatchedGetTest {
     @Test
     void timeout_answersOnce_andWithdrawsWhatIsNotSent() {
         Client c = send(1, get(0, 10_000));
-        assertEquals(2 * ConnectionShares.SHARE, sent.size(), "the connection's share at each backend");
+        assertEquals(2 * WINDOW, sent.size(), "the window at each backend");
+        for (int b = 0; b < 2; b++) {
+            assertEquals(ConnectionShares.SHARE, handler.scheduler(b).queueLength(), "the connection's share");
+        }
         assertEquals(1, timers.size());
         timers.get(0).run();
         assertEquals(List.of(BatchedGet.TIMEOUT + "\r\n"), c.replies);
@@ -207,7 +217,7 @@ class BatchedGetTest {
         while (sent.size() > answered.size()) {
             answerOldest();
         }
-        assertEquals(2 * ConnectionShares.SHARE, sent.size(), "nothing more is sent for an answered request");
+        assertEquals(2 * WINDOW, sent.size(), "nothing more is sent for an answered request");
         assertEquals(1, c.replies.size());
         for (int b = 0; b < 2; b++) {
             assertEquals(0, handler.scheduler(b).inflight());
@@ -216,14 +226,14 @@ class BatchedGetTest {
 
     @Test
     void aBatchThatFails_answersItsLine_once() {
-        Client c = send(1, get(0, 1000));
+        Client c = send(1, get(0, 10_000));
         sent.get(0).reply().completeLine("SERVER_ERROR backend unavailable");
         assertEquals(List.of("SERVER_ERROR backend unavailable\r\n"), c.replies);
         answered.add(sent.get(0));
         while (sent.size() > answered.size()) {
             answerOldest();
         }
-        assertEquals(2 * ConnectionShares.SHARE, sent.size(), "nothing more is sent for an answered request");
+        assertEquals(2 * WINDOW, sent.size(), "nothing more is sent for an answered request");
         assertEquals(1, c.replies.size());
         assertTrue(timers.get(0).isCancelled());
     }
@@ -233,13 +243,13 @@ class BatchedGetTest {
         Client c = send(1, get(0, 10_000));
         c.closed = true;
         answerOldest();
-        assertEquals(2 * ConnectionShares.SHARE, sent.size(), "no batch is sent once the client is gone");
+        assertEquals(2 * WINDOW, sent.size(), "no batch is sent once the client is gone");
         assertEquals(1, c.replies.size());
         assertNull(c.replies.get(0), "completed without a reply nobody reads");
         while (sent.size() > answered.size()) {
             answerOldest();
         }
-        assertEquals(2 * ConnectionShares.SHARE, sent.size());
+        assertEquals(2 * WINDOW, sent.size());
     }
 
     @Test
@@ -249,17 +259,15 @@ class BatchedGetTest {
             clients.add(send(c, get(0, 20_000)));
         }
         int started = FetchQueue.KEYS / 20_000;
-        assertEquals(
-                started * 2 * ConnectionShares.SHARE,
-                sent.size()
-                        + handler.scheduler(0).queueLength()
-                        + handler.scheduler(1).queueLength(),
-                "batches of the gets being fetched only, sent or queued behind the window");
+        assertEquals(2 * WINDOW, sent.size());
+        for (int b = 0; b < 2; b++) {
+            assertEquals(started * ConnectionShares.SHARE, handler.scheduler(b).queueLength(), "each get's share");
+        }
         assertTrue(sent.stream().mapToLong(Sent::connectionId).allMatch(c -> c < started));
         send(99, "get other\r\n");
-        // The windows are full: at its backend, the two queued batches go first, then it takes the next free place;
-        // no batch offered after it goes ahead (three replies there, six at most over both backends).
-        for (int i = 0; i < 2 * 3 && singleRequests.isEmpty(); i++) {
+        // The windows are full: at its backend, the batches queued before it go first, then it takes the next free
+        // place; no batch offered after it goes ahead.
+        for (int i = 0; i < 2 * (started * ConnectionShares.SHARE + 1) && singleRequests.isEmpty(); i++) {
             answerOldest();
         }
         assertEquals(List.of("other"), singleRequests, "a single get waits for the queued batches, not the backlog");
@@ -275,22 +283,40 @@ class BatchedGetTest {
     }
 
     @Test
-    void aLaterWriteOfTheConnection_waitsUntilEveryBatchOfItsGetTookATicket() {
-        send(1, get(0, 1000));
+    void aLaterWriteOfTheConnection_goesAfterEveryBatchOfItsGet() {
+        send(1, get(0, 10_000));
         send(1, "set k5 0 0 1\r\nx\r\n");
         assertEquals(List.of(), singleRequests, "the set would overtake the batches waiting for the share");
-        while (singleRequests.isEmpty()) {
+        while (sent.size() > answered.size()) {
             answerOldest();
         }
-        assertEquals(1000, sent.stream().mapToInt(b -> b.keys().size()).sum(), "every batch went before the set");
+        assertEquals(List.of("k5"), singleRequests);
+        String setAt = "batch " + BackendPool.ringFor(config).serverFor("k5".getBytes(StandardCharsets.US_ASCII));
+        assertTrue(log.indexOf("request k5") > log.lastIndexOf(setAt), "after the last batch at its backend: " + log);
+        assertEquals(10_000, sent.stream().mapToInt(b -> b.keys().size()).sum());
     }
 
     @Test
-    void anotherConnectionsRequest_doesNotWaitBehindABacklog() {
+    void aFlushAfterAQueuedBatch_reachesTheBackendsAfterIt() {
+        send(1, get(0, 10_000)); // fills the windows
+        send(2, "get k0 k1 k2 k3\r\n");
+        send(2, "flush_all\r\n");
+        while (sent.size() > answered.size()) {
+            answerOldest();
+        }
+        int flush = log.indexOf("request null");
+        assertTrue(flush > log.lastIndexOf("batch 0 of 2") && flush > log.lastIndexOf("batch 1 of 2"), log.toString());
+    }
+
+    @Test
+    void anotherConnectionsRequest_waitsForTheShareAtMost_notTheBacklog() {
         send(1, get(0, 10_000));
-        int batches = sent.size();
         send(2, "get other\r\n");
-        assertEquals(List.of("other"), singleRequests, "the other connection's fill is sent at once");
-        assertEquals(batches, sent.size());
+        // The window is full: the connection's two queued batches at its backend go first, then it.
+        for (int i = 0; i < 2 * (ConnectionShares.SHARE + 1) && singleRequests.isEmpty(); i++) {
+            answerOldest();
+        }
+        assertEquals(List.of("other"), singleRequests, "the other connection's fill");
+        assertTrue(sent.size() < 2 * (WINDOW + ConnectionShares.SHARE + 1), sent.size() + " batches went before it");
     }
 }
