@@ -36,10 +36,9 @@ import java.util.concurrent.Future;
  */
 final class BatchedGet {
     /**
-     * Keys per batch: large enough that a batch costs the backend little more than its keys and a get of 10,000 keys
-     * is 50 requests, 25 round trips per backend within its connection's share (with 100-key batches one of four
-     * runs of LargeMultiGetIT took 2.4 times pass-through's median), small enough that a batch of small values is one read and the
-     * share of one connection stays a short wait for others.
+     * Keys per batch: large enough that a batch costs the backend little more than its keys (a get of 10,000 keys is
+     * 50 backend requests), small enough that a batch of small values is one read and a batch queued ahead of another
+     * connection's request is a short wait for it.
      */
     static final int BATCH_KEYS = 200;
 
