@@ -294,6 +294,8 @@ final class BatchedGet {
             req.release();
             if (started) {
                 cx.queue().finished(this);
+            } else {
+                cx.queue().withdraw(this);
             }
         }
     }

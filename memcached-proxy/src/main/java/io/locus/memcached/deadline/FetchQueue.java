@@ -40,6 +40,16 @@ final class FetchQueue {
         return fetching == 0 || fetching + get.keyCount() <= KEYS;
     }
 
+    /**
+     * A get answered while it waited (its timeout, or its client gone) leaves the queue, and its connection's later
+     * requests need not wait for it any more.
+     */
+    void withdraw(BatchedGet get) {
+        if (waiting.remove(get)) {
+            order.unheld(get.connectionId());
+        }
+    }
+
     /** A get that was started is answered: its keys are free. */
     void finished(BatchedGet get) {
         fetching -= get.keyCount();
@@ -54,15 +64,16 @@ final class FetchQueue {
         try {
             while (!waiting.isEmpty()) {
                 BatchedGet next = waiting.peek();
-                boolean wanted = next.wanted(); // false: answered by its timeout, or its client is gone
-                if (wanted && !fits(next)) {
+                if (!next.wanted()) {
+                    withdraw(next); // its client is gone: answering it withdrew it already
+                    continue;
+                }
+                if (!fits(next)) {
                     return;
                 }
                 waiting.poll();
-                if (wanted) {
-                    fetching += next.keyCount();
-                    next.start();
-                }
+                fetching += next.keyCount();
+                next.start();
                 order.unheld(next.connectionId()); // after the start: what waited for it goes behind it
             }
         } finally {

@@ -1,6 +1,7 @@
 package io.locus.memcached.deadline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -272,6 +273,8 @@ class BatchedGetTest {
         }
         assertEquals(List.of("other"), singleRequests, "a single get waits for the queued batches, not the backlog");
         int sentBeforeTimeouts = sent.size();
+        send(7, "set k1 0 0 1\r\nx\r\n");
+        assertFalse(singleRequests.contains("k1"), "a later request waits behind the get still waiting for its turn");
         timers.forEach(FutureTask::run);
         for (Client c : clients) {
             assertEquals(List.of(BatchedGet.TIMEOUT + "\r\n"), c.replies);
@@ -280,6 +283,7 @@ class BatchedGetTest {
             answerOldest();
         }
         assertEquals(sentBeforeTimeouts, sent.size(), "queued batches withdrawn, and the gets that waited cost none");
+        assertTrue(singleRequests.contains("k1"), "its get answered by its timeout, the set went on");
     }
 
     @Test
