@@ -36,7 +36,7 @@ class ClosingClientsIT {
     static final int KEYS = 20_000;
     /**
      * Liveness, not speed: five times {@code backend.timeout}. The slowest exchange falls in the burst, while the one I/O
-     * thread reads and parses the 300 request lines (about 60 MB); 1.2 to 3.0 s in six runs.
+     * thread reads and parses the 300 request lines (about 60 MB); 0.75 to 3.0 s in eight runs.
      */
     static final int WITNESS_TIMEOUT_MILLIS = 5000;
 
