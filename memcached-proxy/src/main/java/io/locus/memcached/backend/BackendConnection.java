@@ -35,6 +35,10 @@ public final class BackendConnection {
     static final String TIMEOUT = "SERVER_ERROR backend timeout";
     /** Explicit flushes a {@link FlushConsolidationHandler} may hold back before it writes anyway. */
     private static final int FLUSH_AFTER = 256;
+    /** A timer later than this fired after the I/O thread was busy elsewhere, not because the backend was late. */
+    private static final long LATE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** The second look of a late timer: after the loop's next reading of its sockets. */
+    private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** Where a connect succeeds or fails: the backend this connection is one of. */
     interface Health {
@@ -57,6 +61,8 @@ public final class BackendConnection {
     private final ArrayDeque<BackendCall> waiting = new ArrayDeque<>();
     private final ArrayDeque<BackendCall> inFlight = new ArrayDeque<>();
     private ScheduledFuture<?> timer;
+    /** The call whose timer fired late and was given one more turn of the loop. */
+    private BackendCall graced;
 
     BackendConnection(
             String host,
@@ -185,7 +191,16 @@ public final class BackendConnection {
     private void checkTimeout() {
         timer = null;
         BackendCall oldest = oldest();
-        if (oldest != null && oldest.timeoutAtNanos() - System.nanoTime() <= 0) {
+        long now = System.nanoTime();
+        if (oldest != null && oldest.timeoutAtNanos() - now <= 0) {
+            if (oldest != graced && now - oldest.timeoutAtNanos() > LATE_NANOS) {
+                // The I/O thread itself was held up past the call's expiry (a burst of clients' large requests), and
+                // the reply may be waiting unread in the socket: the loop reads its sockets once more before the
+                // timer looks again.
+                graced = oldest;
+                timer = loop.schedule(this::checkTimeout, GRACE_NANOS, TimeUnit.NANOSECONDS);
+                return;
+            }
             timedOut(oldest);
         }
         armTimer();

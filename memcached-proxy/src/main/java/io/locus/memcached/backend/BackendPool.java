@@ -15,10 +15,12 @@ import java.util.List;
  */
 public final class BackendPool {
     private final KetamaRing ring;
+    private final EventLoop loop;
     private final List<Backend> backends = new ArrayList<>();
 
     public BackendPool(ProxyConfig config, KetamaRing ring, EventLoop loop, ProxyStats stats) {
         this.ring = ring;
+        this.loop = loop;
         for (BackendAddress a : config.servers()) {
             backends.add(new Backend(
                     a.host(),
@@ -40,6 +42,11 @@ public final class BackendPool {
             servers.add(new KetamaRing.Server(a.host(), a.port(), a.weight(), a.name()));
         }
         return new KetamaRing(servers);
+    }
+
+    /** The I/O thread that owns these backends' connections. */
+    EventLoop loop() {
+        return loop;
     }
 
     public int size() {

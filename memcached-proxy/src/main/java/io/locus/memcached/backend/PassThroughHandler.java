@@ -41,6 +41,23 @@ public final class PassThroughHandler implements RequestHandler {
         this.alloc = alloc;
     }
 
+    private final BatchSender batches = new BatchSender() {
+        @Override
+        public void send(int backend, ByteBuf wire, ReplySink reply, long connectionId) {
+            forward(backend, wire, ReplyFormat.UNTIL_MN, reply, false, connectionId);
+        }
+
+        @Override
+        public java.util.concurrent.Future<?> schedule(Runnable task, long delayNanos) {
+            return pool.loop().schedule(task, delayNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+    };
+
+    @Override
+    public BatchSender batches() {
+        return batches;
+    }
+
     @Override
     public void handle(ProxyRequest pr, ReplySink reply) {
         MemcachedRequest req = pr.request();

@@ -16,6 +16,14 @@ public interface ReplySink {
     /** Completes with no reply (the client asked for none). */
     void completeSilently();
 
+    /**
+     * Whether nobody will read the reply any more (its client connection is closed), so the work still to do for it
+     * may be dropped. A sink must still be completed.
+     */
+    default boolean abandoned() {
+        return false;
+    }
+
     /** A sink that drops the reply (a background re-issue nobody waits for). */
     ReplySink DISCARD = new ReplySink() {
         @Override
@@ -54,6 +62,11 @@ public interface ReplySink {
             public void completeSilently() {
                 action.run();
                 sink.completeSilently();
+            }
+
+            @Override
+            public boolean abandoned() {
+                return sink.abandoned();
             }
         };
     }

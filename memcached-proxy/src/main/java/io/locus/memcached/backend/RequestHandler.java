@@ -41,6 +41,15 @@ public interface RequestHandler {
     }
 
     /**
+     * The sender of requests the proxy writes for many keys at once, straight to the ring's owner of the keys; or null
+     * when this handler must see each read itself (it places keys, or wraps the pass-through for a test), and such
+     * reads then go one key at a time through {@link #handle}.
+     */
+    default BatchSender batches() {
+        return null;
+    }
+
+    /**
      * A read the wrapping handler refused or dropped before it reached this one (admission control), reported so that
      * a handler that balances load counts it as demand. Must not release or keep {@code request}. Default: nothing.
      */

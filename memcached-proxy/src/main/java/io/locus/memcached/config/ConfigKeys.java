@@ -82,6 +82,14 @@ public final class ConfigKeys {
                     1024 * MIB,
                     "reply bytes a client connection may have in flight: requests in flight <= this / recent largest reply"),
             key(
+                    "limits.max_pending_keys",
+                    INT,
+                    "100000",
+                    1,
+                    1 << 24,
+                    "keys of a client connection's gets in flight before the proxy stops reading from it; a get with more"
+                            + " keys is let through alone"),
+            key(
                     "backend.conns",
                     INT,
                     "1",

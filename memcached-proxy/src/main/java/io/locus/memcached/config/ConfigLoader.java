@@ -148,6 +148,14 @@ public final class ConfigLoader {
             case DEADLINE -> parseDeadline(name, text);
             case ENUM -> {
                 List<String> allowed = ConfigKeys.ENUM_VALUES.get(name);
+                // YAML 1.1 reads an unquoted off (and no, false) as the boolean false: it means the value off.
+                if (Boolean.FALSE.equals(raw) && allowed.contains("off")) {
+                    yield "off";
+                }
+                if (raw instanceof Boolean) {
+                    throw new ConfigException(name + ": " + text + " (YAML reads an unquoted on, yes, true, off, no or"
+                            + " false as a boolean; expected: one of " + allowed + ")");
+                }
                 if (!allowed.contains(text)) {
                     throw new ConfigException(name + ": \"" + text + "\" (expected: one of " + allowed + ")");
                 }

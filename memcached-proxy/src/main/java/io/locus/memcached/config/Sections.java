@@ -77,7 +77,8 @@ final class Sections {
                 new ProtocolLimits(
                         intValue("limits.max_key_bytes"), intValue("limits.max_line_bytes"), intValue("max_item_size")),
                 intValue("limits.max_pipeline"),
-                longValue("limits.reply_budget"));
+                longValue("limits.reply_budget"),
+                intValue("limits.max_pending_keys"));
     }
 
     BackendSection backend() {

@@ -41,11 +41,15 @@ final class CachedReads {
     /** Writes a single get's hit as its reply; one per I/O thread, so a hit allocates nothing but the reply. */
     private final ValueReply valueReply = new ValueReply();
 
-    CachedReads(LocalCache cache, DeadlineServices services, DeadlineRouter router) {
+    /** What a multi-get's batches need, or null when the handler below must see every read one key at a time. */
+    private final BatchedGet.Context batches;
+
+    CachedReads(LocalCache cache, DeadlineServices services, DeadlineRouter router, BatchedGet.Context batches) {
         this.cache = cache;
         this.services = services;
         this.stats = services.stats();
         this.router = router;
+        this.batches = batches;
     }
 
     /** Fills in flight on this I/O thread, by key. */
@@ -186,7 +190,8 @@ final class CachedReads {
     }
 
     /**
-     * A classic get: hits from the cache, one fill per distinct missing key, items in request order. The client's sink
+     * A classic get: hits from the cache, the missing keys of a multi-get fetched in batches ({@link BatchedGet}), or
+     * (when the handler below places keys itself) one fill per distinct missing key; items in request order. The client's sink
      * is metered ({@link MeteredSink}) when the reply is complete; a hit of a single get records its tenant's figures
      * at once, without the wrapper.
      */
@@ -208,6 +213,10 @@ final class CachedReads {
                 clientSink.complete(reply);
                 return;
             }
+        } else if (batches != null) {
+            MeteredSink sink = new MeteredSink(clientSink, counters, pr, MeteredSink.hardDeadlineNanos(pr));
+            new BatchedGet(batches, pr, sink).submit();
+            return;
         } else {
             first = cache.get(req.keyBytes(), deadline, pr.resolution().tenant());
         }

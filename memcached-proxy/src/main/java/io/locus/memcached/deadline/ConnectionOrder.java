@@ -22,9 +22,15 @@ final class ConnectionOrder {
         this.backends = backends;
     }
 
-    /** Per client connection with tickets waiting in a queue: their count, and requests that must wait for them. */
+    /**
+     * Per client connection with tickets waiting in a queue or multi-get batches waiting for their turn to take one:
+     * their counts, and requests that must wait for them.
+     */
     private static final class Connection {
         private int queued;
+        /** Batches waiting outside the schedulers for the connection's share ({@link ConnectionShares}). */
+        private int held;
+
         private final java.util.ArrayDeque<Runnable> deferred = new java.util.ArrayDeque<>();
         private final java.util.ArrayDeque<Boolean> deferredBypass = new java.util.ArrayDeque<>();
     }
@@ -51,7 +57,7 @@ final class ConnectionOrder {
             return false; // the usual case, decided without boxing the id or a lookup
         }
         Connection c = connections.get(connectionId);
-        return c != null && (!c.deferred.isEmpty() || (bypass && c.queued > 0));
+        return c != null && (!c.deferred.isEmpty() || c.held > 0 || (bypass && c.queued > 0));
     }
 
     /** True if one of the connection's tickets waits in a scheduler queue. */
@@ -69,12 +75,31 @@ final class ConnectionOrder {
     void dequeued(long connectionId) {
         Connection c = connections.get(connectionId);
         c.queued--;
-        while (!c.deferred.isEmpty() && !(c.deferredBypass.peek() && c.queued > 0)) {
+        runDeferred(connectionId, c);
+    }
+
+    /**
+     * A batch of the connection's multi-get waits for its turn outside the schedulers: the connection's later requests
+     * wait behind it, since a request offered now would overtake it (a write the get must not see).
+     */
+    void held(long connectionId) {
+        connections.computeIfAbsent(connectionId, id -> new Connection()).held++;
+    }
+
+    /** A held batch took its ticket (or was dropped): once none is held, what waited for it runs, in order. */
+    void unheld(long connectionId) {
+        Connection c = connections.get(connectionId);
+        c.held--;
+        runDeferred(connectionId, c);
+    }
+
+    private void runDeferred(long connectionId, Connection c) {
+        while (!c.deferred.isEmpty() && c.held == 0 && !(c.deferredBypass.peek() && c.queued > 0)) {
             c.deferredBypass.poll();
             c.deferred.poll().run();
         }
-        if (c.queued == 0 && c.deferred.isEmpty()) {
-            connections.remove(connectionId);
+        if (c.queued == 0 && c.held == 0 && c.deferred.isEmpty()) {
+            connections.remove(connectionId, c);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.locus.memcached.deadline;
 
+import io.locus.memcached.backend.BatchSender;
 import io.locus.memcached.backend.ProxyRequest;
 import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.backend.RequestHandler;
@@ -65,7 +66,18 @@ public final class DeadlineHandler implements RequestHandler {
         this.cache = services.cache();
         this.order = new ConnectionOrder(services.ring().servers().size());
         this.router = new DeadlineRouter(backends, services, order);
-        this.reads = new CachedReads(cache, services, router);
+        BatchSender sender = backends.batches();
+        BatchedGet.Context batches = sender == null
+                ? null
+                : new BatchedGet.Context(
+                        cache,
+                        services,
+                        router,
+                        order,
+                        new ConnectionShares(services.ring().servers().size(), order),
+                        new FetchQueue(order),
+                        sender);
+        this.reads = new CachedReads(cache, services, router, batches);
     }
 
     /** The scheduler of backend {@code index}, for tests and {@code stats}; owner thread only. */

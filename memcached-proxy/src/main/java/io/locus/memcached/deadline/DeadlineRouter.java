@@ -31,7 +31,7 @@ final class DeadlineRouter {
     private final DeadlineServices services;
     private final ProxyStats stats;
     private final ConnectionOrder order;
-    private final List<DeadlineScheduler<ScheduledRequest>> schedulers = new ArrayList<>();
+    private final List<DeadlineScheduler<ScheduledWork>> schedulers = new ArrayList<>();
     /** What a scheduled request needs when its ticket is dispatched or expires. */
     private final ScheduledRequest.Host host;
 
@@ -43,14 +43,14 @@ final class DeadlineRouter {
         this.stats = services.stats();
         this.order = order;
         this.host = new ScheduledRequest.Host(backends, stats, order);
-        TicketListener<ScheduledRequest> listener = new TicketListener<>() {
+        TicketListener<ScheduledWork> listener = new TicketListener<>() {
             @Override
-            public void dispatch(Ticket<ScheduledRequest> ticket) {
+            public void dispatch(Ticket<ScheduledWork> ticket) {
                 ticket.payload().dispatch(ticket);
             }
 
             @Override
-            public void expired(Ticket<ScheduledRequest> ticket) {
+            public void expired(Ticket<ScheduledWork> ticket) {
                 ticket.payload().expired();
             }
         };
@@ -193,6 +193,33 @@ final class DeadlineRouter {
     }
 
     /**
+     * Offers a multi-get's batch to its backend's scheduler as a read of the client's request ({@code origin}: its
+     * tenant, deadline and connection order), or sends it at once when nothing is scheduled. A best-effort get's batch
+     * counts its nominal deadline from now, when its connection's share lets it go: with the get's arrival, the 50th
+     * batch of a long get would go ahead of every request that arrived while the first 49 were fetched.
+     */
+    void submitBatch(GetBatch batch, ProxyRequest origin, TenantMetrics.Counters counters) {
+        if (!services.scheduling()) {
+            batch.send(null);
+            return;
+        }
+        DeadlineScheduler<ScheduledWork> scheduler = schedulers.get(batch.backend());
+        ProxyRequest asOf = origin.resolution().deadline().bestEffort()
+                ? new ProxyRequest(origin.request(), origin.resolution(), System.nanoTime(), origin.connectionId())
+                : origin;
+        TicketRequest tr =
+                order.ticketRequest(asOf, TicketRequest.Kind.READ, batch.backend(), services.nominalMicros());
+        batch.offeredTo(scheduler);
+        Decision<ScheduledWork> d = scheduler.offer(tr, batch);
+        if (!d.admitted()) {
+            counters.rejected().increment();
+            batch.refused(d.reason(), Math.max(0, (d.predictedFinishNanos() - System.nanoTime()) / 1000));
+            return;
+        }
+        batch.admitted(d.ticket());
+    }
+
+    /**
      * The backend for a single-key read given the backends that hold a readable copy ({@code copies}, the owner first):
      * of two picked at random, the one whose scheduler predicts the earlier admitted finish (MicroFuge's replica choice
      * [MicroFuge §4.1]; DESIGN.md, "Threads"; {@link ReplicaChoice}), or the owner if neither admits. Why random two
@@ -210,7 +237,7 @@ final class DeadlineRouter {
             all.add(c);
         }
         List<Integer> two = ReplicaChoice.pickTwo(all, random);
-        List<DeadlineScheduler<ScheduledRequest>> candidates = new ArrayList<>(two.size());
+        List<DeadlineScheduler<ScheduledWork>> candidates = new ArrayList<>(two.size());
         for (int b : two) {
             candidates.add(schedulers.get(b));
         }
@@ -221,7 +248,7 @@ final class DeadlineRouter {
                 !d.bestEffort(),
                 pr.arrivalNanos(),
                 d.microsOr(services.nominalMicros()) * 1000);
-        ReplicaChoice.Choice<ScheduledRequest> choice = ReplicaChoice.choose(candidates, tr);
+        ReplicaChoice.Choice<ScheduledWork> choice = ReplicaChoice.choose(candidates, tr);
         return choice.index() >= 0 ? two.get(choice.index()) : copies[0];
     }
 
@@ -243,10 +270,10 @@ final class DeadlineRouter {
             }
             return;
         }
-        DeadlineScheduler<ScheduledRequest> scheduler = schedulers.get(backend);
+        DeadlineScheduler<ScheduledWork> scheduler = schedulers.get(backend);
         ScheduledRequest p =
                 new ScheduledRequest(host, scheduler, pr, routed ? backend : -1, target, counters, internal, refusal);
-        Decision<ScheduledRequest> d = scheduler.offer(tr, p);
+        Decision<ScheduledWork> d = scheduler.offer(tr, p);
         if (!d.admitted()) {
             counters.rejected().increment();
             backends.refusedRead(pr); // only reads are ever refused: writes are best-effort
@@ -282,7 +309,7 @@ final class DeadlineRouter {
         TicketRequest be = TicketRequest.bestEffortRead(tr.tenant(), copy.arrivalNanos(), TicketRequest.NO_DEADLINE);
         ScheduledRequest p = new ScheduledRequest(
                 host, schedulers.get(backend), copy, -1, ReplySink.DISCARD, counters, true, (r, est) -> {});
-        Decision<ScheduledRequest> d = schedulers.get(backend).offer(be, p);
+        Decision<ScheduledWork> d = schedulers.get(backend).offer(be, p);
         if (d.ticket() != null && d.ticket().state() == Ticket.State.QUEUED) {
             // Its reply is dropped, so no later request of the client's connection has to follow it; counted as the
             // connection's queued request, it would lift the connection's next read to the deadline of its last write.

@@ -42,6 +42,7 @@ public final class DeadlineServices {
     private final boolean classicRejectAsError;
     private final boolean metaRejectAsError;
     private final boolean scheduling;
+    private final long backendTimeoutNanos;
 
     /**
      * @throws ConfigException naming the key if the configuration is not usable for the deadline path
@@ -54,6 +55,7 @@ public final class DeadlineServices {
         this.classicRejectAsError = d.classicRejectAsError();
         this.metaRejectAsError = d.metaRejectAsError();
         this.scheduling = d.scheduling();
+        this.backendTimeoutNanos = config.backend().timeoutMicros() * 1000;
         try {
             this.schedulerConfig = new SchedulerConfig(
                     d.window(),
@@ -157,6 +159,11 @@ public final class DeadlineServices {
     /** False with {@code sched.enabled: false}: the cache alone (the thesis's "DLC" row), requests forwarded at once. */
     boolean scheduling() {
         return scheduling;
+    }
+
+    /** {@code backend.timeout}: also the time a multi-get fetched in batches may take as a whole. */
+    long backendTimeoutNanos() {
+        return backendTimeoutNanos;
     }
 
     boolean metaRejectAsError() {

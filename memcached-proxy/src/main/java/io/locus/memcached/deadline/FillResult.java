@@ -40,14 +40,27 @@ record FillResult(
     /** Parses the backend's reply to {@code mg <key> v f t}; the buffer is not released. */
     static FillResult parse(ByteBuf reply) {
         int start = reply.readerIndex();
+        FillResult r = next(reply);
+        reply.readerIndex(start);
+        return r;
+    }
+
+    /**
+     * Parses the next reply to {@code mg <key> v f t} from the buffer's reader index and moves past it, for a batch of
+     * such requests answered back to back; the buffer is not released.
+     */
+    static FillResult next(ByteBuf reply) {
+        int start = reply.readerIndex();
         int eol = reply.indexOf(start, reply.writerIndex(), (byte) '\r');
         if (eol < 0) {
             return failure("SERVER_ERROR backend sent an unterminated line");
         }
-        String line = reply.toString(start, eol - start, StandardCharsets.ISO_8859_1);
-        if (line.equals("EN")) {
+        if (eol - start == 2 && reply.getByte(start) == 'E' && reply.getByte(start + 1) == 'N') {
+            reply.readerIndex(Math.min(eol + 2, reply.writerIndex())); // a miss, most keys of a large get
             return MISS;
         }
+        String line = reply.toString(start, eol - start, StandardCharsets.ISO_8859_1);
+        reply.readerIndex(Math.min(eol + 2, reply.writerIndex()));
         if (!line.startsWith("VA ")) {
             return failure(line);
         }
@@ -66,6 +79,7 @@ record FillResult(
         }
         byte[] value = new byte[length];
         reply.getBytes(eol + 2, value);
+        reply.readerIndex(Math.min(eol + 4 + length, reply.writerIndex()));
         return new FillResult(value, flags, ttl, null, null, 0);
     }
 }

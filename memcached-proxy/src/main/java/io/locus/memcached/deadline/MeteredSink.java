@@ -78,6 +78,11 @@ final class MeteredSink implements ReplySink {
         inner.completeSilently();
     }
 
+    @Override
+    public boolean abandoned() {
+        return inner.abandoned();
+    }
+
     /**
      * The relative hard deadline in ns that {@code deadlines_met/missed} judge the request by, or -1 if it is not a hard
      * read. Writes (storage and keyed commands, {@code ms md ma}, {@code mg} with T, N or E) are scheduled best-effort

@@ -13,7 +13,7 @@ import io.locus.memcached.stats.TenantMetrics;
  * A request waiting for, or holding, a ticket at one backend's deadline scheduler (the ticket's payload): sent on
  * below once dispatched, refused once its deadline passes in the queue. Owner thread only.
  */
-final class ScheduledRequest {
+final class ScheduledRequest implements ScheduledWork {
     /** The handler below, the proxy's counters and the I/O thread's connection order, shared by its requests. */
     record Host(RequestHandler backends, ProxyStats stats, ConnectionOrder order) {}
 
@@ -24,7 +24,7 @@ final class ScheduledRequest {
     }
 
     private final Host host;
-    private final DeadlineScheduler<ScheduledRequest> scheduler;
+    private final DeadlineScheduler<ScheduledWork> scheduler;
     private final ProxyRequest pr;
     /** The copy chosen for a routed read, or -1: the handler below places the request. */
     private final int routedTo;
@@ -39,7 +39,7 @@ final class ScheduledRequest {
 
     ScheduledRequest(
             Host host,
-            DeadlineScheduler<ScheduledRequest> scheduler,
+            DeadlineScheduler<ScheduledWork> scheduler,
             ProxyRequest pr,
             int routedTo,
             ReplySink target,
@@ -81,7 +81,8 @@ final class ScheduledRequest {
         }
     }
 
-    void dispatch(Ticket<ScheduledRequest> ticket) {
+    @Override
+    public void dispatch(Ticket<ScheduledWork> ticket) {
         boolean[] released = {false};
         ReplySink done = ReplySink.after(target, () -> {
             if (!released[0]) {
@@ -100,7 +101,8 @@ final class ScheduledRequest {
         dequeued(); // after the write above: what waited for this connection's queue must follow it
     }
 
-    void expired() {
+    @Override
+    public void expired() {
         dequeued();
         host.backends().refusedRead(pr);
         pr.request().release();

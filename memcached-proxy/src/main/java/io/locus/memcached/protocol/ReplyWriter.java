@@ -37,6 +37,32 @@ public final class ReplyWriter {
         return out.writeBytes(END);
     }
 
+    /**
+     * {@link #values(ByteBufAllocator, byte[][], byte[][], int[])} with the keys written from the request's line, so a
+     * get of many keys needs no array per key.
+     *
+     * @param request the classic retrieval; its keys are read while it is not released
+     */
+    public static ByteBuf values(ByteBufAllocator alloc, MemcachedRequest request, byte[][] values, int[] flags) {
+        int size = END.length;
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null) {
+                size += VALUE.length + request.keySlice(i).readableBytes() + values[i].length + 26;
+            }
+        }
+        ByteBuf out = alloc.buffer(size);
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null) {
+                ByteBuf key = request.keySlice(i);
+                out.writeBytes(VALUE)
+                        .writeBytes(key, key.readerIndex(), key.readableBytes())
+                        .writeByte(' ');
+                writeItemTail(out, flags[i], values[i]);
+            }
+        }
+        return out.writeBytes(END);
+    }
+
     /** {@code <flags> <bytes>\r\n<data>\r\n}, the end of a {@code VALUE} item. */
     private static void writeItemTail(ByteBuf out, int flags, byte[] value) {
         writeDecimal(out, Integer.toUnsignedLong(flags));

@@ -245,6 +245,22 @@ public final class DeadlineScheduler<T> {
         return true;
     }
 
+    /**
+     * Gives back the window place of a dispatched ticket whose request was not sent after all (its client went away
+     * meanwhile), without a service time for the latency model or a met/missed outcome, and dispatches the next.
+     *
+     * @throws IllegalStateException if the ticket is not dispatched
+     */
+    public void abandon(Ticket<T> ticket) {
+        if (ticket.state() != Ticket.State.DISPATCHED) {
+            throw new IllegalStateException("abandon() on " + ticket + " (expected: state DISPATCHED)");
+        }
+        ticket.markCancelled();
+        inflight--;
+        inflightByLevel[ticket.level().ordinal()]--;
+        pump(nanoClock.getAsLong());
+    }
+
     /** Dispatches queued tickets while the window has room; drops expired hard ones if configured. */
     private void pump(long now) {
         if (pumping) {

@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * pipelined {@code get}s of a 1 MB value and a client that does not read its replies would otherwise make the proxy
  * buffer all of them (memcached itself stops working on a connection it cannot write to). Requests are dispatched
  * only while the connection is writable (its outbound bytes below the write-buffer high-water mark) and while fewer
- * than {@code limits.reply_budget / recent largest reply} are in flight; the rest wait, decoded, in arrival order,
+ * than {@code limits.reply_budget / recent largest reply} are in flight, and while the gets in flight hold fewer than
+ * {@code limits.max_pending_keys} keys (one get is let through whatever its size); the rest wait, decoded, in arrival order,
  * and reading from the socket stops until they are dispatched. The reply-size estimate starts at
  * {@link #INITIAL_REPLY_ESTIMATE}, jumps to any larger reply and decays by 1/16 per smaller one, so a connection of
  * small values reaches the full {@code limits.max_pipeline} after about eighty replies.
@@ -62,6 +63,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     /** Recent largest reply, bytes: a maximum that decays by 1/16 per reply. */
     private long replyEstimate;
+    /** Keys of the retrievals in flight: a get of 20,000 keys holds its line and a place per key until answered. */
+    private long pendingKeys;
 
     private boolean admitting;
     private ChannelHandlerContext ctx;
@@ -143,6 +146,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private boolean mayDispatch() {
         long allowed = Math.max(1, shared.replyBudgetBytes() / Math.max(1024, replyEstimate));
         return slots.size() < Math.min(allowed, shared.maxPipeline())
+                && (pendingKeys < shared.maxPendingKeys() || slots.isEmpty())
                 && ctx.channel().isWritable();
     }
 
@@ -188,6 +192,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private void accept(Object msg) {
         Slot slot = new Slot();
         slots.add(slot);
+        if (msg instanceof MemcachedRequest r && r.command().family() == Command.Family.RETRIEVAL) {
+            slot.keys = r.keyCount();
+            pendingKeys += slot.keys;
+        }
         if (msg instanceof RequestError e) {
             shared.stats().increment(ProxyStats.Counter.CLIENT_ERRORS);
             slot.close = e.closeConnection();
@@ -319,6 +327,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         private ByteBuf bytes;
         private boolean done;
         private boolean close;
+        /** The request's keys while it counts in {@link #pendingKeys}. */
+        private int keys;
 
         @Override
         public void complete(ByteBuf reply) {
@@ -330,6 +340,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             }
             bytes = reply;
             done = true;
+            pendingKeys -= keys;
+            keys = 0;
             int size = reply == null ? 0 : reply.readableBytes();
             replyEstimate = Math.max(size, replyEstimate - (replyEstimate >> 4));
             drain();
@@ -346,6 +358,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void completeSilently() {
             complete(null);
+        }
+
+        @Override
+        public boolean abandoned() {
+            return closed;
         }
 
         void discard() {

@@ -16,11 +16,15 @@ record ConnectionShared(
         int threads,
         int maxPipeline,
         long replyBudgetBytes,
+        int maxPendingKeys,
         java.util.function.Function<io.netty.channel.EventLoop, RequestHandler> handlers,
         java.util.function.Function<io.netty.channel.EventLoop, BackendPool> pools,
         StatsTable table) {
     /** The default of {@code limits.reply_budget}. */
     static final long DEFAULT_REPLY_BUDGET = 4L << 20;
+
+    /** The default of {@code limits.max_pending_keys}. */
+    static final int DEFAULT_MAX_PENDING_KEYS = 100_000;
 
     /** A fixed resolver, the default reply budget and only the general {@code stats} lines. */
     ConnectionShared(
@@ -40,6 +44,7 @@ record ConnectionShared(
                 threads,
                 maxPipeline,
                 DEFAULT_REPLY_BUDGET,
+                DEFAULT_MAX_PENDING_KEYS,
                 handlers,
                 pools,
                 ProxyStats.table(stats, version, threads));

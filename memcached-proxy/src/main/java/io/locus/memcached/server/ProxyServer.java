@@ -135,6 +135,7 @@ public final class ProxyServer implements AutoCloseable {
                 threads,
                 config.limits().maxPipeline(),
                 config.limits().replyBudgetBytes(),
+                config.limits().maxPendingKeys(),
                 this::handlerFor,
                 this::poolFor,
                 table);

@@ -48,6 +48,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void localModeOff_unquoted_isOff() {
+        // As the README writes it: YAML 1.1 reads the unquoted word as the boolean false.
+        for (String off : List.of("off", "\"off\"", "no", "false")) {
+            ProxyConfig c = ConfigLoader.parse(MINIMAL + "local:\n  mode: " + off + "\n", "test.yaml");
+            assertFalse(c.localCache().enabled(), "local.mode: " + off);
+        }
+        assertTrue(ConfigLoader.parse(MINIMAL + "local: {mode: all}", "test.yaml")
+                .localCache()
+                .enabled());
+    }
+
+    @Test
     void fullConfig_parsesEverySection() {
         ProxyConfig c = ConfigLoader.parse("""
         listen: 0.0.0.0:22122
@@ -98,6 +110,14 @@ class ConfigLoaderTest {
         assertEquals(
                 "local.mode: \"sometimes\" (expected: one of [all, hot_only, off])",
                 error(MINIMAL + "local: {mode: sometimes}"));
+        assertEquals(
+                "local.mode: true (YAML reads an unquoted on, yes, true, off, no or false as a boolean; expected: one"
+                        + " of [all, hot_only, off])",
+                error(MINIMAL + "local: {mode: on}"));
+        assertEquals(
+                "classic.reject_mode: false (YAML reads an unquoted on, yes, true, off, no or false as a boolean;"
+                        + " expected: one of [miss, error])",
+                error(MINIMAL + "classic: {reject_mode: off}"));
         assertEquals(
                 "hints.trust_tenant_token: \"yes please\" (expected: true or false)",
                 error(MINIMAL + "hints: {trust_tenant_token: yes please}"));

@@ -322,6 +322,26 @@ class DeadlineSchedulerTest {
     }
 
     @Test
+    void abandon_freesTheWindowPlace_withoutAServiceTime() {
+        DeadlineScheduler<String> s = scheduler(SchedulerConfig.paperMode());
+        List<Ticket<String>> two = new ArrayList<>();
+        for (String payload : List.of("a", "b")) {
+            two.add(s.offer(TicketRequest.bestEffortRead("t", 0, 1), payload).ticket());
+        }
+        Ticket<String> unsent = two.get(0);
+        Ticket<String> next = two.get(1);
+        clock.nowNanos += 5 * MS;
+        s.abandon(unsent);
+        assertEquals(Ticket.State.CANCELLED, unsent.state());
+        assertEquals(List.of("a", "b"), dispatchedPayloads(), "the next ticket takes the place");
+        assertEquals(1, s.inflight());
+        assertEquals(0, s.admission().model().sampleCount(), "no service time for a request never sent");
+        assertThrows(IllegalStateException.class, () -> s.abandon(unsent));
+        s.complete(next);
+        assertEquals(1, s.admission().model().sampleCount());
+    }
+
+    @Test
     void evaluate_changesNothing() {
         DeadlineScheduler<String> s = scheduler(SchedulerConfig.paperMode());
         Decision<String> d = s.evaluate(TicketRequest.hardRead("t", 0, 10 * MS));

@@ -2,6 +2,7 @@ package io.locus.memcached.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.locus.memcached.backend.ProxyRequest;
 import io.locus.memcached.backend.ReplySink;
@@ -78,6 +79,31 @@ class ClientHandlerTest {
         handler.held.get(2).completeSilently();
         assertEquals("D\r\n", drainOutbound(ch));
         assertFalse(ch.finish());
+    }
+
+    @Test
+    void getsHoldingTheKeyLimit_stopFurtherRequests_untilOneIsAnswered() {
+        HoldingHandler handler = new HoldingHandler();
+        EmbeddedChannel ch =
+                new EmbeddedChannel(new MemcachedRequestDecoder(ProtocolLimits.DEFAULTS), clientHandler(handler));
+        StringBuilder big = new StringBuilder("get");
+        for (int i = 0; i < 150_000; i++) {
+            big.append(" k").append(i);
+        }
+        big.append("\r\n");
+        String half = big.substring(0, big.indexOf(" k60000")) + "\r\n";
+        ch.writeInbound(
+                Unpooled.copiedBuffer(big + half + "get a\r\n" + half + "get b\r\n", StandardCharsets.ISO_8859_1));
+        assertEquals(1, handler.held.size(), "a get over the limit is let through alone");
+        assertFalse(ch.config().isAutoRead(), "reading stops while requests wait");
+        handler.held.get(0).completeLine("BIG");
+        assertEquals(List.of("k0", "k0", "a", "k0"), handler.keys, "requests are let through while under 100,000 keys");
+        handler.held.get(2).completeLine("A");
+        assertEquals(List.of("k0", "k0", "a", "k0"), handler.keys, "120,000 keys in flight: get b waits");
+        handler.held.get(1).completeLine("HALF");
+        assertEquals(List.of("k0", "k0", "a", "k0", "b"), handler.keys);
+        assertTrue(ch.config().isAutoRead());
+        ch.finishAndReleaseAll();
     }
 
     @Test

@@ -55,7 +55,7 @@ class ManyKeysGetIT {
     private static ProxyUnderTest start(String mode, MemcachedServers servers) {
         var backends = servers.addresses().subList(0, 2);
         // A generous backend timeout: this shared 2-core machine can stall a backend for over a second, and the get
-        // would then rightly answer SERVER_ERROR backend timeout (full mode sends one fill per key).
+        // would then rightly answer SERVER_ERROR backend timeout (LargeMultiGetIT runs such gets at 500 ms).
         String yaml = "mode: " + mode + "\nbackend: {timeout: 30s}\n";
         return mode.equals("full") ? ProxyUnderTest.withDeadlines(backends, yaml) : new ProxyUnderTest(backends, yaml);
     }

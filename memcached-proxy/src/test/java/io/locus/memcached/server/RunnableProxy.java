@@ -33,13 +33,28 @@ final class RunnableProxy implements AutoCloseable {
     static RunnableProxy start(
             String name, Path dir, List<InetSocketAddress> backends, String extraYaml, List<String> jvmOptions)
             throws Exception {
+        return start(name, dir, backends, extraYaml, jvmOptions, List.of());
+    }
+
+    /**
+     * @param launcher a command that executes the JVM's command line given to it, e.g. {@code env
+     *     --default-signal=INT}; empty to start the JVM directly
+     */
+    static RunnableProxy start(
+            String name,
+            Path dir,
+            List<InetSocketAddress> backends,
+            String extraYaml,
+            List<String> jvmOptions,
+            List<String> launcher)
+            throws Exception {
         Files.createDirectories(dir);
         int port = Ports.freeLoopbackPort();
         Path config = dir.resolve("proxy.yaml");
         List<String> servers =
                 backends.stream().map(a -> "127.0.0.1:" + a.getPort() + ":1").toList();
         Files.writeString(config, ProxyUnderTest.yaml("127.0.0.1:" + port, servers, extraYaml));
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(HostProcess.privateTmpJvmOption());
         command.addAll(jvmOptions);
@@ -62,6 +77,11 @@ final class RunnableProxy implements AutoCloseable {
             }
         }
         throw new IllegalStateException("no VmRSS in /proc/" + process.pid() + "/status");
+    }
+
+    /** The process's {@code /proc/<pid>/status}. */
+    String status() throws IOException {
+        return Files.readString(Path.of("/proc", Long.toString(process.pid()), "status"));
     }
 
     @Override
