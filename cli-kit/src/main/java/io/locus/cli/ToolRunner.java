@@ -16,15 +16,19 @@ import picocli.CommandLine;
 public final class ToolRunner {
     private ToolRunner() {}
 
-    /** Executes {@code args} on {@code cl} and returns the exit code. */
+    /** Executes {@code args} on {@code cl} with this contract and returns the exit code. */
     public static int run(CommandLine cl, String tool, ToIntFunction<Exception> exitCode, String... args) {
-        boolean json = Arrays.asList(args).contains("--json");
+        return configure(cl, tool, exitCode).execute(args);
+    }
+
+    /** Gives {@code cl} this contract, for callers that set its writers and execute it themselves. */
+    public static CommandLine configure(CommandLine cl, String tool, ToIntFunction<Exception> exitCode) {
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
             String message = e.getMessage() != null ? e.getMessage() : e.toString();
             line.getErr().println(tool + ": " + message);
             line.getErr().flush();
             int code = exitCode.applyAsInt(e);
-            if (json) {
+            if (parsed.originalArgs().contains("--json")) {
                 printError(line.getOut(), message, code);
             }
             return code;
@@ -32,12 +36,12 @@ public final class ToolRunner {
         CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
         cl.setParameterExceptionHandler((e, arguments) -> {
             int code = usage.handleParseException(e, arguments);
-            if (json) {
+            if (Arrays.asList(arguments).contains("--json")) {
                 printError(e.getCommandLine().getOut(), e.getMessage(), code);
             }
             return code;
         });
-        return cl.execute(args);
+        return cl;
     }
 
     private static void printError(PrintWriter out, String message, int code) {

@@ -33,7 +33,7 @@ public final class VirtCacheCommand implements Runnable {
 
     /** Runs the CLI and returns its exit code (for tests and embedding). */
     public static int run(String... args) {
-        return ToolRunner.run(new CommandLine(new VirtCacheCommand()), "locus-virtcache", e -> 1, args);
+        return commandLine().execute(args);
     }
 
     /** A {@code serve} running on a background thread. */
@@ -83,11 +83,6 @@ public final class VirtCacheCommand implements Runnable {
 
     /** The CLI with its error handling, for callers that capture its output. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new VirtCacheCommand());
-        cl.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("locus-virtcache: " + e.getMessage());
-            return 1;
-        });
-        return cl;
+        return ToolRunner.configure(new CommandLine(new VirtCacheCommand()), "locus-virtcache", e -> 1);
     }
 }
