@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.locus.gluster.fixture.UserTranslator;
 import io.locus.gluster.gfapi.GlusterVolume;
+import io.locus.gluster.virtcache.BuiltTranslator;
 import io.locus.gluster.virtcache.hotblock.HotBlockFilter;
 import io.locus.gluster.virtcache.interference.FioInterferer;
 import java.nio.charset.StandardCharsets;
@@ -55,8 +56,7 @@ class InterferenceIT {
     static void startVolumes() throws Exception {
         primaryFixture = io.locus.gluster.fixture.GlusterVolume.builder(Path.of("target", "gluster-it"))
                 .name("locus-vci")
-                .userTranslator(
-                        new UserTranslator("virtcache", Path.of("target", "xlator", "virtcache.so"), "io-threads"))
+                .userTranslator(new UserTranslator("virtcache", BuiltTranslator.library(), "io-threads"))
                 .option("user.xlator.virtcache.count-writes", "off")
                 .option("user.xlator.virtcache.detector-interval", "200")
                 .option("user.xlator.virtcache.detector-samples", "5")

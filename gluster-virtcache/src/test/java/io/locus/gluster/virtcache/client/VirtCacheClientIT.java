@@ -10,6 +10,7 @@ import io.locus.gluster.fixture.UserTranslator;
 import io.locus.gluster.gfapi.GlusterException;
 import io.locus.gluster.gfapi.GlusterFile;
 import io.locus.gluster.gfapi.GlusterVolume;
+import io.locus.gluster.virtcache.BuiltTranslator;
 import io.locus.gluster.virtcache.hotblock.HotBlockFilter;
 import io.locus.gluster.virtcache.hotblock.TranslatorStats;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ class VirtCacheClientIT {
     static void startVolumes() throws Exception {
         primaryFixture = io.locus.gluster.fixture.GlusterVolume.builder(Path.of("target", "gluster-it"))
                 .name("locus-vcc")
-                .userTranslator(UserTranslator.abovePosix("virtcache", Path.of("target", "xlator", "virtcache.so")))
+                .userTranslator(UserTranslator.abovePosix("virtcache", BuiltTranslator.library()))
                 .option("user.xlator.virtcache.count-writes", "off")
                 .start();
         logFixture = io.locus.gluster.fixture.GlusterVolume.builder(Path.of("target", "gluster-it"))

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 class Murmur3Test {
     /**
-     * The vectors the translator's C test (xlator/vc_core_test.c) checks too; they equal Guava's
+     * The vectors the translator's C test (gluster-virtcache-xlator/src/vc_core_test.c) checks too; they equal Guava's
      * {@code Hashing.murmur3_128(0x56434246).hashLong(key)} read as two little-endian longs.
      */
     @Test

@@ -11,6 +11,7 @@ import io.locus.gluster.fixture.Statedump;
 import io.locus.gluster.fixture.UserTranslator;
 import io.locus.gluster.gfapi.GlusterException;
 import io.locus.gluster.gfapi.GlusterFile;
+import io.locus.gluster.virtcache.BuiltTranslator;
 import io.locus.gluster.virtcache.detector.LoadSampler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class VirtCacheTranslatorIT {
-    static final Path LIBRARY = Path.of("target", "xlator", "virtcache.so");
+    static final Path LIBRARY = BuiltTranslator.library();
     static final String OPT = "user.xlator.virtcache.";
     static final int ENODATA = 61;
     static final int EPERM = 1;
