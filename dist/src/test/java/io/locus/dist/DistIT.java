@@ -8,9 +8,7 @@ import io.locus.fixture.HostProcess;
 import io.locus.fixture.Ports;
 import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +35,7 @@ class DistIT {
 
     @BeforeAll
     static void unpack() throws Exception {
-        deleteTree(ROOT);
+        Archives.deleteTree(ROOT);
         Files.createDirectories(HOME);
         tools = untar("tools").resolve("locus-tools-" + VERSION);
     }
@@ -171,17 +169,7 @@ class DistIT {
     }
 
     private static Path untar(String id) throws Exception {
-        Path archive = TARGET.resolve("locus-" + VERSION + "-" + id + ".tar.gz");
-        assertTrue(Files.isRegularFile(archive), archive + " (run mvn package)");
-        Path into = ROOT.resolve(id);
-        Files.createDirectories(into);
-        Process tar = new ProcessBuilder("tar", "-xzf", archive.toString(), "-C", into.toString())
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(tar.waitFor(120, TimeUnit.SECONDS), "tar did not finish");
-        assertEquals(0, tar.exitValue(), out);
-        return into;
+        return Archives.untar(TARGET, VERSION, id, ROOT);
     }
 
     private static final class Result {
@@ -219,16 +207,5 @@ class DistIT {
             throw new AssertionError(launcher + " " + String.join(" ", args) + " did not finish in 180 s");
         }
         return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
-                Files.delete(p);
-            }
-        }
     }
 }
