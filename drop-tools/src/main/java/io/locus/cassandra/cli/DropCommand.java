@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = BuildVersion.class,
         description = "Tools for the DROP partitioner (io.locus.cassandra.DropPartitioner).",
-        subcommands = {PlanCommand.class, EvaluateCommand.class, RebalanceCommand.class})
+        subcommands = {PlanCommand.class, EvaluateCommand.class, RebalanceCommand.class, CopyCommand.class})
 public final class DropCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -26,7 +26,7 @@ public final class DropCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "missing command (expected: plan, evaluate or rebalance)");
+                spec.commandLine(), "missing command (expected: plan, evaluate, rebalance or copy)");
     }
 
     /** Runs the CLI and exits with its code. */
