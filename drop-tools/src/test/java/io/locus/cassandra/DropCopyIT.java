@@ -127,8 +127,9 @@ class DropCopyIT {
         assertEquals(1, missing.exit(), missing.toString());
         assertTrue(
                 missing.stderr()
-                        .contains("locus-drop: table copy_it.nosuch does not exist on " + to
-                                + " (create it first, e.g. with the source's definition: CREATE TABLE \"shop\".\"files\""),
+                        .contains(
+                                "locus-drop: table copy_it.nosuch does not exist on " + to
+                                        + " (create it first, e.g. with the source's definition: CREATE TABLE \"shop\".\"files\""),
                 missing.stderr());
         CliProcess.Result different = copy("copy_it.other", checkpoint);
         assertEquals(1, different.exit(), different.toString());
