@@ -113,7 +113,8 @@ class ProxyDebIT {
     }
 
     private static void purgeIfInstalled() throws Exception {
-        if (Shell.run(-1, "dpkg-query", "-W", "-f=${db:Status-Abbrev}", "locus-proxy").startsWith("i")
+        if (Shell.run(-1, "dpkg-query", "-W", "-f=${db:Status-Abbrev}", "locus-proxy")
+                        .startsWith("i")
                 || Files.exists(CONFIG)) {
             Shell.run(0, "dpkg", "--purge", "locus-proxy");
         }

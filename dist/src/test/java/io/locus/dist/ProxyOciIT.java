@@ -53,10 +53,17 @@ class ProxyOciIT {
         Path layout = WORK.resolve("layout");
         // --insecure-policy: the copy is between two local files, no signature applies; the host's policy.json is
         // not this test's to rely on.
-        Shell.run(0, "skopeo", "--insecure-policy", "copy", "--quiet",
-                "oci-archive:" + ARCHIVE, "oci:" + layout + ":" + VERSION);
+        Shell.run(
+                0,
+                "skopeo",
+                "--insecure-policy",
+                "copy",
+                "--quiet",
+                "oci-archive:" + ARCHIVE,
+                "oci:" + layout + ":" + VERSION);
         Shell.run(0, "umoci", "unpack", "--image", layout + ":" + VERSION, BUNDLE.toString());
-        imageRuntimeConfig = (ObjectNode) JSON.readTree(BUNDLE.resolve("config.json").toFile());
+        imageRuntimeConfig =
+                (ObjectNode) JSON.readTree(BUNDLE.resolve("config.json").toFile());
     }
 
     @AfterAll
@@ -66,9 +73,10 @@ class ProxyOciIT {
 
     @Test
     void imageConfig_carriesTheBuildsVersion_aNonRootUser_theEntrypointAndPorts() throws Exception {
-        JsonNode config = JSON.readTree(
-                Shell.run(0, "skopeo", "inspect", "--config", "oci-archive:" + ARCHIVE)).get("config");
-        assertEquals(VERSION, config.at("/Labels/org.opencontainers.image.version").asText(), config.toString());
+        JsonNode config = JSON.readTree(Shell.run(0, "skopeo", "inspect", "--config", "oci-archive:" + ARCHIVE))
+                .get("config");
+        assertEquals(
+                VERSION, config.at("/Labels/org.opencontainers.image.version").asText(), config.toString());
         assertEquals(IMAGE_UID + ":" + IMAGE_UID, config.get("User").asText());
         assertEquals(ENTRYPOINT, strings(config.get("Entrypoint")));
         assertEquals(CMD, strings(config.get("Cmd")));
@@ -79,7 +87,8 @@ class ProxyOciIT {
         assertEquals(1, index.get("manifests").size(), index.toString());
         assertEquals(
                 VERSION,
-                index.at("/manifests/0/annotations/org.opencontainers.image.ref.name").asText(),
+                index.at("/manifests/0/annotations/org.opencontainers.image.ref.name")
+                        .asText(),
                 index.toString());
 
         assertTrue(
@@ -92,7 +101,9 @@ class ProxyOciIT {
     void container_printsTheBuildsVersion_andAcceptsItsDefaultConfig() throws Exception {
         String id = containerId("version");
         writeRuntimeConfig(args("--version"), null);
-        assertEquals("locus-memcached-proxy " + VERSION, runc(0, "run", "--bundle", BUNDLE.toString(), id).trim());
+        assertEquals(
+                "locus-memcached-proxy " + VERSION,
+                runc(0, "run", "--bundle", BUNDLE.toString(), id).trim());
 
         id = containerId("check");
         writeRuntimeConfig(args(CMD, "--check"), null);
