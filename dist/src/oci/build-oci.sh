@@ -25,6 +25,9 @@ packages=openjdk-17-jre-headless
 # can see the image does not run as root.
 uid=10001
 user=locus-proxy
+# A system user (no home, no login, no subordinate ids), with the system range stretched to take the chosen uid.
+groupadd="groupadd --system -K SYS_GID_MAX=$uid --gid $uid $user"
+useradd="useradd --system -K SYS_UID_MAX=$uid --uid $uid --gid $uid --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin $user"
 # Man pages, docs (except copyrights) and translations are not needed in a service image. openjdk's postinst links its
 # man page with update-alternatives, which fails when the man1 directory does not exist.
 recipe="mmdebstrap 1 variant=apt suite=$suite arch=amd64
@@ -32,7 +35,7 @@ sources=$mirror $suite main | $mirror $suite-updates main | $security $suite-sec
 include=$packages
 dpkgopt=path-exclude=/usr/share/man/* path-exclude=/usr/share/doc/* path-include=/usr/share/doc/*/copyright path-exclude=/usr/share/locale/*
 essential-hook=mkdir -p usr/share/man/man1
-customize-hook=groupadd --system --gid $uid $user; useradd --system --uid $uid --gid $uid --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin $user"
+customize-hook=$groupadd; $useradd"
 key=$(printf '%s' "$recipe" | sha256sum | cut -c1-16)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/locus/oci-base
 base=$cache/$key
@@ -48,8 +51,7 @@ build_base() {
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-exclude=/usr/share/locale/*' \
     --essential-hook='mkdir -p "$1/usr/share/man/man1"' \
-    --customize-hook="chroot \"\$1\" groupadd --system --gid $uid $user" \
-    --customize-hook="chroot \"\$1\" useradd --system --uid $uid --gid $uid --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin $user" \
+    --customize-hook="chroot \"\$1\" $groupadd" --customize-hook="chroot \"\$1\" $useradd" \
     --customize-hook="chroot \"\$1\" dpkg-query -W -f='\${Package} \${Version}\\n' >'$tmp/packages.txt'" \
     "$suite" "$tmp/rootfs.tar" \
     "deb $mirror $suite main" "deb $mirror $suite-updates main" "deb $security $suite-security main"

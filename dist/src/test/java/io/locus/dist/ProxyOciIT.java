@@ -82,7 +82,7 @@ class ProxyOciIT {
         assertEquals(CMD, strings(config.get("Cmd")));
         assertEquals(List.of("22122/tcp", "22123/tcp"), fieldNames(config.get("ExposedPorts")));
 
-        // podman load and skopeo name the image by this annotation.
+        // The image's tag: an oci: or oci-archive: reference names the image by this annotation.
         JsonNode index = JSON.readTree(Shell.run(0, "tar", "-xOf", ARCHIVE.toString(), "index.json"));
         assertEquals(1, index.get("manifests").size(), index.toString());
         assertEquals(
@@ -99,15 +99,21 @@ class ProxyOciIT {
 
     @Test
     void container_printsTheBuildsVersion_andAcceptsItsDefaultConfig() throws Exception {
-        String id = containerId("version");
         writeRuntimeConfig(args("--version"), null);
-        assertEquals(
-                "locus-memcached-proxy " + VERSION,
-                runc(0, "run", "--bundle", BUNDLE.toString(), id).trim());
+        assertEquals("locus-memcached-proxy " + VERSION, runOnce("version").trim());
 
-        id = containerId("check");
         writeRuntimeConfig(args(CMD, "--check"), null);
-        runc(0, "run", "--bundle", BUNDLE.toString(), id);
+        runOnce("check");
+    }
+
+    /** Runs the bundle in the foreground until its process exits, which must be with 0; returns what it printed. */
+    private static String runOnce(String what) throws Exception {
+        String id = containerId(what);
+        try {
+            return runc(0, "run", "--bundle", BUNDLE.toString(), id);
+        } finally {
+            runc(-1, "delete", "--force", id);
+        }
     }
 
     @Test
