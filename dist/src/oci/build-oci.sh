@@ -27,13 +27,16 @@ uid=10001
 user=locus-proxy
 # A system user (no home, no login, no subordinate ids), with the system range stretched to take the chosen uid.
 groupadd="groupadd --system -K SYS_GID_MAX=$uid --gid $uid $user"
-useradd="useradd --system -K SYS_UID_MAX=$uid --uid $uid --gid $uid --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin $user"
+useradd="useradd --system -K SYS_UID_MAX=$uid --uid $uid --gid $uid"
+useradd="$useradd --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin $user"
 # Man pages, docs (except copyrights) and translations are not needed in a service image. openjdk's postinst links its
 # man page with update-alternatives, which fails when the man1 directory does not exist.
+filters="path-exclude=/usr/share/man/* path-exclude=/usr/share/doc/*"
+filters="$filters path-include=/usr/share/doc/*/copyright path-exclude=/usr/share/locale/*"
 recipe="mmdebstrap 1 variant=apt suite=$suite arch=amd64
 sources=$mirror $suite main | $mirror $suite-updates main | $security $suite-security main
 include=$packages
-dpkgopt=path-exclude=/usr/share/man/* path-exclude=/usr/share/doc/* path-include=/usr/share/doc/*/copyright path-exclude=/usr/share/locale/*
+dpkgopt=$filters
 essential-hook=mkdir -p usr/share/man/man1
 customize-hook=$groupadd; $useradd"
 key=$(printf '%s' "$recipe" | sha256sum | cut -c1-16)
@@ -83,6 +86,7 @@ mkdir -p "$stage/opt/locus-proxy" "$stage/etc/locus"
 install -m 0644 "$jar" "$stage/opt/locus-proxy/locus-proxy.jar"
 install -m 0644 "$here/proxy.yaml" "$stage/etc/locus/proxy.yaml"
 image=$stage/layout:$version
+description="Locus memcached proxy (tenant- and deadline-aware, in front of memcached)"
 umoci insert --image "$stage/layout:base" --tag "$version" \
   --history.created_by "locus dist: /opt/locus-proxy/locus-proxy.jar" "$stage/opt/locus-proxy" /opt/locus-proxy
 umoci insert --image "$image" --history.created_by "locus dist: /etc/locus/proxy.yaml" \
@@ -95,7 +99,7 @@ umoci config --image "$image" \
   --config.workingdir / \
   --config.exposedports 22122/tcp --config.exposedports 22123/tcp \
   --config.label org.opencontainers.image.title=locus-proxy \
-  --config.label "org.opencontainers.image.description=Locus memcached proxy (tenant- and deadline-aware, in front of memcached)" \
+  --config.label "org.opencontainers.image.description=$description" \
   --config.label "org.opencontainers.image.version=$version" \
   --history.created_by "locus dist: entrypoint, user $user ($uid), ports, labels"
 umoci rm --image "$stage/layout:base"
