@@ -9,14 +9,12 @@ import io.locus.fixture.Ports;
 import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,21 +46,21 @@ class ProxyDebIT {
     void install_serveAsTheUnit_purge() throws Exception {
         Path deb = TARGET.resolve("locus-proxy_" + DEB_VERSION + "_all.deb");
         assertTrue(Files.isRegularFile(deb), deb + " (run mvn package)");
-        sh(0, "dpkg", "-i", deb.toString());
+        Shell.run(0, "dpkg", "-i", deb.toString());
 
         assertEquals(
                 "ii " + DEB_VERSION,
-                sh(0, "dpkg-query", "-W", "-f=${db:Status-Abbrev}${Version}", "locus-proxy")
+                Shell.run(0, "dpkg-query", "-W", "-f=${db:Status-Abbrev}${Version}", "locus-proxy")
                         .replaceAll("\\s+", " ")
                         .trim());
-        assertTrue(sh(0, "getent", "passwd", "locus-proxy").startsWith("locus-proxy:"), "the service's user");
+        assertTrue(Shell.run(0, "getent", "passwd", "locus-proxy").startsWith("locus-proxy:"), "the service's user");
         assertTrue(Files.isRegularFile(CONFIG), CONFIG.toString());
         assertTrue(Files.isRegularFile(Path.of("/etc/logrotate.d/locus-proxy")));
         assertTrue(Files.isDirectory(Path.of("/var/log/locus-proxy")));
         assertTrue(Files.readString(UNIT).contains("\nUser=locus-proxy\n"), Files.readString(UNIT));
         assertEquals(
                 List.of("/etc/locus/proxy.yaml", "/etc/logrotate.d/locus-proxy"),
-                Arrays.stream(sh(0, "dpkg-query", "-W", "-f=${Conffiles}", "locus-proxy")
+                Arrays.stream(Shell.run(0, "dpkg-query", "-W", "-f=${Conffiles}", "locus-proxy")
                                 .trim()
                                 .split("\\s+"))
                         .filter(f -> f.startsWith("/"))
@@ -91,18 +89,18 @@ class ProxyDebIT {
                                 "END\r\n"));
                 assertEquals(
                         "locus-proxy",
-                        sh(0, "ps", "-o", "user=", "-p", Long.toString(proxy.pid()))
+                        Shell.run(0, "ps", "-o", "user=", "-p", Long.toString(proxy.pid()))
                                 .trim(),
                         "the proxy runs as the unit's user");
             }
         }
 
-        sh(0, "dpkg", "--purge", "locus-proxy");
+        Shell.run(0, "dpkg", "--purge", "locus-proxy");
         assertFalse(Files.exists(UNIT), UNIT.toString());
         assertFalse(Files.exists(CONFIG), CONFIG.toString());
         assertFalse(Files.exists(Path.of("/usr/share/locus-proxy")));
         assertFalse(Files.exists(Path.of("/var/log/locus-proxy")));
-        assertEquals("", sh(-1, "getent", "passwd", "locus-proxy"), "the service's user is gone");
+        assertEquals("", Shell.run(-1, "getent", "passwd", "locus-proxy"), "the service's user is gone");
     }
 
     /** The unit's {@code ExecStart=} line, split as systemd splits it (no quotes in ours). */
@@ -115,20 +113,10 @@ class ProxyDebIT {
     }
 
     private static void purgeIfInstalled() throws Exception {
-        if (sh(-1, "dpkg-query", "-W", "-f=${db:Status-Abbrev}", "locus-proxy").startsWith("i")
+        if (Shell.run(-1, "dpkg-query", "-W", "-f=${db:Status-Abbrev}", "locus-proxy")
+                        .startsWith("i")
                 || Files.exists(CONFIG)) {
-            sh(0, "dpkg", "--purge", "locus-proxy");
+            Shell.run(0, "dpkg", "--purge", "locus-proxy");
         }
-    }
-
-    /** Runs a command; {@code expectExit} -1 accepts any exit code. Returns stdout and stderr together. */
-    static String sh(int expectExit, String... command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
-        if (expectExit >= 0) {
-            assertEquals(expectExit, p.exitValue(), String.join(" ", command) + ": " + out);
-        }
-        return out;
     }
 }
