@@ -77,8 +77,6 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     /** The request metrics of the tenant this connection's last request resolved to. */
     private ProxyMetrics.TenantRequests tenantMetrics;
 
-    private String tenantName;
-
     ClientHandler(ConnectionShared shared, Listener listener) {
         this.shared = shared;
         this.session = new Session(listener.tenant(), listener.defaultDeadline());
