@@ -8,6 +8,7 @@ import io.locus.memcached.protocol.Command;
 import io.locus.memcached.protocol.MemcachedRequest;
 import io.locus.memcached.protocol.MetaFlags;
 import io.locus.memcached.protocol.RequestError;
+import io.locus.memcached.stats.ProxyMetrics;
 import io.locus.memcached.stats.ProxyStats;
 import io.locus.memcached.tenant.HintException;
 import io.locus.memcached.tenant.HintFlags;
@@ -73,6 +74,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private boolean paused;
     private boolean inputShutdown;
     private ReplyFlush flush;
+    /** The request metrics of the tenant this connection's last request resolved to. */
+    private ProxyMetrics.TenantRequests tenantMetrics;
 
     ClientHandler(ConnectionShared shared, Listener listener) {
         this.shared = shared;
@@ -85,6 +88,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         this.ctx = ctx;
         this.handler = shared.handlers().apply(ctx.channel().eventLoop());
         this.flush = new ReplyFlush(ctx);
+        String tenant = session.listenerTenant();
+        this.tenantMetrics = shared.stats().metrics().tenant(tenant == null ? "default" : tenant);
         shared.stats().increment(ProxyStats.Counter.CURR_CONNECTIONS);
         shared.stats().increment(ProxyStats.Counter.TOTAL_CONNECTIONS);
         ctx.fireChannelActive();
@@ -94,6 +99,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
         shared.stats().decrement(ProxyStats.Counter.CURR_CONNECTIONS);
+        shared.stats().metrics().connectionClosed();
         for (Slot s : slots) {
             s.discard();
         }
@@ -211,6 +217,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     private void dispatch(MemcachedRequest req, Slot slot) {
         shared.stats().increment(ProxyStats.Counter.REQUESTS);
+        slot.command = req.command();
+        slot.arrivalNanos = System.nanoTime();
+        slot.tenant = tenantMetrics;
         if (shared.auth() != null && session.user() == null && req.command() != Command.QUIT) {
             authenticate(req, slot);
             return;
@@ -244,7 +253,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             metaFlags.hide(resolution.tenantFlag(), resolution.deadlineFlag()); // hint tokens are never forwarded
             shared.stats().add(ProxyStats.Counter.HINT_TOKENS_STRIPPED, resolution.hintTokens());
         }
-        handler.handle(new ProxyRequest(req, resolution, System.nanoTime(), connectionId), slot);
+        tenantMetrics = tenantMetrics.switchTo(resolution.tenant());
+        slot.tenant = tenantMetrics;
+        handler.handle(new ProxyRequest(req, resolution, slot.arrivalNanos, connectionId), slot);
     }
 
     private void authenticate(MemcachedRequest req, Slot slot) {
@@ -329,6 +340,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         private boolean close;
         /** The request's keys while it counts in {@link #pendingKeys}. */
         private int keys;
+        /** The client's request, or null for a line that was not one (counted as a client error instead). */
+        private Command command;
+
+        private long arrivalNanos;
+        private ProxyMetrics.TenantRequests tenant;
 
         @Override
         public void complete(ByteBuf reply) {
@@ -340,6 +356,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             }
             bytes = reply;
             done = true;
+            if (command != null) {
+                tenant.answered(
+                        command.ordinal(), command.word(), System.nanoTime() - arrivalNanos, ErrorReply.is(reply));
+            }
             pendingKeys -= keys;
             keys = 0;
             int size = reply == null ? 0 : reply.readableBytes();

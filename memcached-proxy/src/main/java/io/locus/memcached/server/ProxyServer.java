@@ -173,7 +173,8 @@ public final class ProxyServer implements AutoCloseable {
         int metricsPort = config.server().prometheusPort();
         if (metricsPort > 0) {
             try {
-                prometheus = new PrometheusEndpoint(config.listeners().get(0).host(), metricsPort, table::all);
+                prometheus = new PrometheusEndpoint(
+                        config.listeners().get(0).host(), metricsPort, stats.metrics(), table::all);
             } catch (IllegalStateException e) {
                 close();
                 throw e;

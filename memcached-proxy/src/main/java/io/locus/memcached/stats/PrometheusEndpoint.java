@@ -1,58 +1,60 @@
 package io.locus.memcached.stats;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * Serves the proxy's counters in the Prometheus text format on {@code GET /metrics}, on its own port
- * and its own single daemon thread, so a slow scraper never touches the I/O threads.
+ * Serves one proxy's metrics on {@code GET /metrics} with the Prometheus client's HTTP server, on its own port and its
+ * own single daemon thread, so a slow scraper never touches the I/O threads. The page is the Prometheus text format,
+ * or OpenMetrics when the scraper's {@code Accept} header asks for it; {@code ?name[]=} selects metrics.
  *
- * <p>The page is {@link PrometheusText} of the lines {@code lines} supplies (the whole {@link StatsTable}).
+ * <p>It shows the proxy's {@link ProxyMetrics}, the {@code stats} lines as counters and gauges
+ * ({@link StatsLineMetrics}), and the JVM's own metrics ({@code jvm_*}, {@code process_*}), all in the proxy's own
+ * registry.
  */
 public final class PrometheusEndpoint implements AutoCloseable {
-    private final HttpServer server;
+    private final HTTPServer server;
+    private final InetSocketAddress address;
 
     /**
+     * @param lines every {@code stats} line, read on each scrape
      * @throws IllegalStateException naming the address if it cannot be bound
      */
-    public PrometheusEndpoint(String host, int port, Supplier<Map<String, String>> lines) {
-        try {
-            server = HttpServer.create(new InetSocketAddress(host, port), 16);
-        } catch (IOException e) {
-            throw new IllegalStateException(
-                    "cannot listen on " + host + ":" + port + " for metrics.prometheus_port: " + e, e);
-        }
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+    public PrometheusEndpoint(String host, int port, ProxyMetrics metrics, Supplier<Map<String, String>> lines) {
+        metrics.registry().register(new StatsLineMetrics(lines));
+        JvmMetrics.builder().register(metrics.registry());
+        ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "locus-prometheus");
             t.setDaemon(true);
             return t;
-        }));
-        server.createContext("/metrics", exchange -> serve(exchange, lines));
-        server.start();
+        });
+        try {
+            server = HTTPServer.builder()
+                    .hostname(host)
+                    .port(port)
+                    .registry(metrics.registry())
+                    .executorService(thread)
+                    .buildAndStart();
+        } catch (IOException e) {
+            thread.shutdownNow();
+            throw new IllegalStateException(
+                    "cannot listen on " + host + ":" + port + " for metrics.prometheus_port: " + e, e);
+        }
+        address = new InetSocketAddress(host, server.getPort());
     }
 
     public InetSocketAddress address() {
-        return server.getAddress();
-    }
-
-    private static void serve(HttpExchange exchange, Supplier<Map<String, String>> lines) throws IOException {
-        byte[] body = PrometheusText.render(lines.get());
-        exchange.getResponseHeaders().set("Content-Type", PrometheusText.contentType());
-        exchange.sendResponseHeaders(200, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+        return address;
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+        server.close();
     }
 }

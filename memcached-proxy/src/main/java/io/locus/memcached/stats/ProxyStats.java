@@ -46,6 +46,7 @@ public final class ProxyStats {
 
     private final long startMillis = System.currentTimeMillis();
     private final LongAdder[] counters = new LongAdder[COUNTERS.length];
+    private final ProxyMetrics metrics = new ProxyMetrics();
 
     public ProxyStats() {
         for (int i = 0; i < counters.length; i++) {
@@ -63,6 +64,11 @@ public final class ProxyStats {
 
     public void add(Counter c, long n) {
         counters[c.ordinal()].add(n);
+    }
+
+    /** The request path's histograms and labelled counters, in this proxy's own registry. */
+    public ProxyMetrics metrics() {
+        return metrics;
     }
 
     /** The current value of {@code c}. */

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 
 /**
  * Every {@code stats} line of the proxy in one table, by group: plain {@code stats} shows all groups in the order they
- * were added, {@code stats <group>} one group, and the Prometheus page ({@link PrometheusText}) renders the same lines,
+ * were added, {@code stats <group>} one group, and the Prometheus page ({@link StatsLineMetrics}) shows the same lines,
  * so the views cannot disagree. Each group reads its counters when asked. Thread-safe.
  */
 public final class StatsTable {

@@ -235,9 +235,10 @@ public class DeadlineCacheIT {
                                     .build(),
                             HttpResponse.BodyHandlers.ofString())
                     .body();
-            assertTrue(metrics.contains("locus_memcached_tenant_hits{tenant=\"calm\"} 100.0\n"), metrics);
+            assertTrue(metrics.contains("locus_memcached_tenant_hits_total{tenant=\"calm\"} 100.0\n"), metrics);
             assertTrue(
-                    metrics.contains("locus_memcached_local_evictions{tenant=\"greedy\"} " + greedyEvictions + ".0\n"),
+                    metrics.contains(
+                            "locus_memcached_local_evictions_total{tenant=\"greedy\"} " + greedyEvictions + ".0\n"),
                     metrics);
             System.out.println("quota: calm evictions 0, greedy evictions " + greedyEvictions + ", local bytes "
                     + st.get("locus_local_bytes") + " of " + st.get("locus_local_capacity_bytes"));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.locus.memcached.fixture.MemcachedConfig;
 import io.locus.memcached.fixture.MemcachedServers;
+import io.locus.memcached.testing.PrometheusPage;
 import io.locus.memcached.testing.RawClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,33 @@ class RunnableJarIT {
             proxy.close();
             assertFalse(proxy.process.isAlive());
             assertEquals(0, proxy.process.exitCode(), "exit code after SIGTERM");
+        }
+    }
+
+    /** The jar's own process serves its Prometheus page with what it answered, the JVM's metrics, and OpenMetrics. */
+    @Test
+    void shadedJar_servesItsMetrics() throws Exception {
+        int metricsPort = io.locus.fixture.Ports.freeLoopbackPort();
+        try (MemcachedServers servers = MemcachedServers.start(1, MemcachedConfig.DEFAULTS, DIR.resolve("metrics"));
+                RunnableProxy proxy = RunnableProxy.start(
+                        "locus-proxy-metrics",
+                        DIR.resolve("metrics"),
+                        servers.addresses(),
+                        "metrics:\n  prometheus_port: " + metricsPort + "\n",
+                        List.of())) {
+            try (RawClient c = new RawClient(proxy.address)) {
+                assertEquals("STORED\r\nVALUE k 0 1\r\nv\r\nEND\r\n", c.exchange("set k 0 0 1\r\nv\r\nget k\r\n"));
+            }
+            var address = new java.net.InetSocketAddress("127.0.0.1", metricsPort);
+            PrometheusPage text = PrometheusPage.scrape(address, null);
+            assertEquals(1, text.value("locus_memcached_requests_total{command=\"get\",outcome=\"ok\"}"));
+            assertEquals(1, text.value("locus_memcached_get_hits_total"));
+            assertTrue(text.has("jvm_memory_used_bytes{"), "JVM metrics");
+            PrometheusPage open = PrometheusPage.scrape(address, PrometheusPage.OPENMETRICS);
+            assertTrue(open.contentType.startsWith("application/openmetrics-text"), open.contentType);
+            assertEquals(
+                    1,
+                    open.value("locus_memcached_request_duration_seconds_count{command=\"set\",tenant=\"default\"}"));
         }
     }
 
