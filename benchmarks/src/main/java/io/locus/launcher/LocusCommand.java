@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * The launcher behind {@code ./locus demo} and {@code ./locus bench}: the script installs the hosts' packages and
@@ -20,9 +22,12 @@ import picocli.CommandLine.Command;
         versionProvider = BuildVersion.class,
         description = "Demos and benchmarks of Locus's plugins in their real hosts.")
 public final class LocusCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "name a command: demo or bench");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: demo or bench");
     }
 
     /** The command line with its subcommands, on the checkout at {@code root}. */
