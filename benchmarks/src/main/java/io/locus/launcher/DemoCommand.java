@@ -20,12 +20,14 @@ import picocli.CommandLine.Command;
         description = "Start each real host (Cassandra, HDFS, GlusterFS, memcached), do a round trip on each, print a"
                 + " status table; then each plugin in its host. The build is the caller's (./locus demo builds first).")
 public final class DemoCommand implements Callable<Integer> {
-    /** The host checks: the host, its fixture module, and the main that starts it and prints a LOCUS-ROW line. */
-    static final List<String[]> HOST_CHECKS = List.of(
-            new String[] {"cassandra", "integration-tests/cassandra", "io.locus.cassandra.fixture.CassandraHostCheck"},
-            new String[] {"hdfs", "integration-tests/hdfs", "io.locus.hdfs.fixture.HdfsHostCheck"},
-            new String[] {"glusterfs", "integration-tests/gluster", "io.locus.gluster.fixture.GlusterHostCheck"},
-            new String[] {"memcached", "integration-tests/memcached", "io.locus.memcached.fixture.MemcachedHostCheck"});
+    /** A host check: the host, its fixture module, and the main that starts it and prints a LOCUS-ROW line. */
+    record HostCheck(String host, String module, String main) {}
+
+    static final List<HostCheck> HOST_CHECKS = List.of(
+            new HostCheck("cassandra", "integration-tests/cassandra", "io.locus.cassandra.fixture.CassandraHostCheck"),
+            new HostCheck("hdfs", "integration-tests/hdfs", "io.locus.hdfs.fixture.HdfsHostCheck"),
+            new HostCheck("glusterfs", "integration-tests/gluster", "io.locus.gluster.fixture.GlusterHostCheck"),
+            new HostCheck("memcached", "integration-tests/memcached", "io.locus.memcached.fixture.MemcachedHostCheck"));
 
     // C1 only: these JVMs are short-lived, and on 2 cores C2's compile threads cost more than they win.
     private static final List<String> C1 = List.of("-XX:TieredStopAtLevel=1");
@@ -181,16 +183,16 @@ public final class DemoCommand implements Callable<Integer> {
     private void hostChecks() throws IOException {
         List<String[]> rows = new ArrayList<>();
         int i = 0;
-        for (String[] check : HOST_CHECKS) {
+        for (HostCheck check : HOST_CHECKS) {
             i++;
-            String host = check[0];
-            String module = check[1];
+            String host = check.host();
+            String module = check.module();
             String log = "target/demo-" + host + ".log";
             Path stdout = checkout.path("target/demo-" + host + ".out");
             say("locus demo: [" + i + "/" + HOST_CHECKS.size() + "] " + host
                     + ": starting the real host and doing a round trip (log in " + log + ") ...");
             int status = ChildCommand.java(
-                            C1, checkout.classPath(module), check[2], List.of(abs(module + "/target/demo")))
+                            C1, checkout.classPath(module), check.main(), List.of(abs(module + "/target/demo")))
                     .runToFiles(checkout.root(), stdout, checkout.path(log));
             String[] row = HostCheckRow.parse(Files.readAllLines(stdout));
             if (status != 0 || row == null) {
