@@ -31,7 +31,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = {"-h", "--help"},
             usageHelp = true,
-            description = "Show this help and the list of areas.")
+            description = "Show this help; without AREA, ./locus bench lists the areas.")
     boolean help;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "AREA", description = "The area (see the list).")
