@@ -1,4 +1,4 @@
-package io.locus.gluster.virtcache.bench;
+package io.locus.bench.virtcache;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package io.locus.gluster.virtcache.bench;
+package io.locus.bench.virtcache;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,10 +1,10 @@
-package io.locus.gluster.virtcache.bench;
+package io.locus.bench.virtcache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.locus.gluster.virtcache.bench.PairedRatios.Verdict;
+import io.locus.bench.virtcache.PairedRatios.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

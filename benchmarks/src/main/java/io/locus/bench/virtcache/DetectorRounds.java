@@ -1,4 +1,4 @@
-package io.locus.gluster.virtcache.bench;
+package io.locus.bench.virtcache;
 
 import io.locus.gluster.virtcache.client.RedirectPolicy;
 import io.locus.gluster.virtcache.client.RedirectState;

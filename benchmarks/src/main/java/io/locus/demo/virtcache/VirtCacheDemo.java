@@ -1,4 +1,4 @@
-package io.locus.gluster.virtcache.demo;
+package io.locus.demo.virtcache;
 
 import io.locus.gluster.fixture.GlusterVolume;
 import io.locus.gluster.fixture.UserTranslator;

@@ -1,4 +1,4 @@
-package io.locus.cassandra.demo;
+package io.locus.demo.drop;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;

@@ -1,4 +1,4 @@
-package io.locus.gluster.virtcache.bench;
+package io.locus.bench.virtcache;
 
 import io.locus.fixture.HostProcess;
 import java.io.IOException;

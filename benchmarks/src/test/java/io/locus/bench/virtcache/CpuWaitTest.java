@@ -1,4 +1,4 @@
-package io.locus.gluster.virtcache.bench;
+package io.locus.bench.virtcache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.locus.hdfs.bench;
+package io.locus.bench.cast;
 
 import io.locus.hdfs.CastBlockPlacementPolicy;
 import io.locus.hdfs.fixture.TieredMiniCluster;

@@ -1,4 +1,4 @@
-package io.locus.gluster.virtcache.bench;
+package io.locus.bench.virtcache;
 
 import io.locus.gluster.fixture.UserTranslator;
 import io.locus.gluster.gfapi.GlusterFile;

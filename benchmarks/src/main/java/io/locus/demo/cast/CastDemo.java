@@ -1,4 +1,4 @@
-package io.locus.hdfs.cast.demo;
+package io.locus.demo.cast;
 
 import io.locus.hdfs.CastBlockPlacementPolicy;
 import io.locus.hdfs.CastPlan;
