@@ -45,6 +45,12 @@ public final class BackendConnection {
         void markUp();
 
         void markDown();
+
+        /** The connection was lost, timed out or could not be made: one failure toward ejection. */
+        void failed();
+
+        /** A reply arrived: the backend is answering. */
+        void replied();
     }
 
     private final String host;
@@ -150,6 +156,7 @@ public final class BackendConnection {
                         address(),
                         done.cause().toString());
                 health.markDown();
+                health.failed();
                 channel = null;
                 failAll(UNAVAILABLE);
                 return;
@@ -217,6 +224,7 @@ public final class BackendConnection {
                 timeoutMicros,
                 outstanding());
         call.fail(TIMEOUT);
+        health.failed();
         // Replies on this connection can no longer be matched to requests: start afresh.
         failAll(TIMEOUT);
         closeChannel();
@@ -261,6 +269,7 @@ public final class BackendConnection {
                 exceptionCaught(ctx, new IllegalStateException("reply without a request"));
                 return;
             }
+            health.replied();
             call.reply(reply);
         }
 
@@ -269,6 +278,7 @@ public final class BackendConnection {
             if (ctx.channel() == channel) {
                 LOG.warn("backend {} closed the connection ({} calls on it)", address(), outstanding());
                 channel = null;
+                health.failed();
                 failAll(UNAVAILABLE);
             }
         }
@@ -278,6 +288,7 @@ public final class BackendConnection {
             if (ctx.channel() == channel) {
                 LOG.warn("backend {} connection failed: {}", address(), cause.toString());
                 channel = null;
+                health.failed();
                 failAll(UNAVAILABLE);
             }
             ctx.close();

@@ -80,6 +80,10 @@ public final class ConfigLoader {
                 s.localCache(),
                 s.balance(),
                 s.tenant(tenants, rules, allowed));
+        if (config.backend().ejection().autoEjectHosts() && config.balance().active()) {
+            throw new ConfigException("backend.auto_eject_hosts: true with lb.enabled or replication_factor above 1"
+                    + " (expected: false; the balancer's replicas and moved buckets do not follow an ejection)");
+        }
         try {
             new io.locus.memcached.tenant.TenantResolver(config.tenantPolicy());
         } catch (IllegalArgumentException e) {
