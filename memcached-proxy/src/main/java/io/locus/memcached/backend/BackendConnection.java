@@ -223,8 +223,9 @@ public final class BackendConnection {
                 address(),
                 timeoutMicros,
                 outstanding());
-        call.fail(TIMEOUT);
+        // Counted before the client hears of it, so its next request already sees an ejection this one caused.
         health.failed();
+        call.fail(TIMEOUT);
         // Replies on this connection can no longer be matched to requests: start afresh.
         failAll(TIMEOUT);
         closeChannel();
