@@ -100,6 +100,13 @@ public final class MemcachedProxy implements Callable<Integer> {
                 : new TenantReloader(config, reloadFrom(), server, cfg.server().reloadIntervalMicros());
         if (reloader != null) {
             reloader.onSighup();
+        } else if (!TenantReloader.sighupIgnored()) {
+            // The JVM's own SIGHUP handling would end the process: a service manager's reload must not stop it.
+            sun.misc.Signal.handle(
+                    new sun.misc.Signal("HUP"),
+                    s -> System.err.println(
+                            "locus-memcached-proxy: SIGHUP: nothing to reload without --config (the nutcracker"
+                                    + " pool is read at start-up)"));
         }
         // SIGTERM and SIGINT are handled rather than left to the JVM, which would end the process with 128 + the
         // signal's number after its shutdown hooks: a stop asked for is a clean exit, status 0.

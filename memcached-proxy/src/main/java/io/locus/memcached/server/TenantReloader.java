@@ -82,7 +82,7 @@ public final class TenantReloader implements AutoCloseable {
     }
 
     /** Whether this process ignores SIGHUP, from the kernel's mask of ignored signals ({@code SigIgn}). */
-    static boolean sighupIgnored() {
+    public static boolean sighupIgnored() {
         try {
             return ignores(Files.readString(Path.of("/proc/self/status")), 1);
         } catch (IOException e) {

@@ -68,6 +68,11 @@ class NutcrackerFileIT {
                 for (int count : perServer) {
                     assertTrue(count > 300, "every server holds keys: " + java.util.Arrays.toString(perServer));
                 }
+                // A service manager's reload (SIGHUP) leaves a proxy run from the nutcracker file alone serving.
+                Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(locus.pid())).start();
+                assertEquals(0, hup.waitFor(), "kill -HUP");
+                assertEquals(1, hits(getThroughLocus(viaLocus, ncKeys.subList(0, 1))), "served after SIGHUP");
+                assertTrue(locus.isAlive(), "alive after SIGHUP");
             }
         }
     }
