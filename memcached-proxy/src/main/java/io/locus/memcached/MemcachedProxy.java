@@ -2,6 +2,7 @@ package io.locus.memcached;
 
 import io.locus.memcached.config.ConfigException;
 import io.locus.memcached.config.ConfigLoader;
+import io.locus.memcached.config.NutcrackerConfig;
 import io.locus.memcached.config.ProxyConfig;
 import io.locus.memcached.server.ProxyServer;
 import io.locus.memcached.server.TenantReloader;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Command line: {@code java -jar locus-memcached-proxy-<version>.jar --config proxy.yaml}.
+ * Command line: {@code java -jar locus-memcached-proxy-<version>.jar --config proxy.yaml}, or from a twemproxy
+ * configuration, {@code --nutcracker nutcracker.yml [--pool NAME] [--config proxy.yaml]} ({@link NutcrackerConfig}).
  *
  * <p>Exit codes: 0 after a clean stop (SIGTERM/SIGINT), 2 for a configuration error (the message names the key),
  * 1 if the proxy cannot start (e.g. a port is taken).
@@ -26,10 +28,21 @@ import picocli.CommandLine.Option;
 public final class MemcachedProxy implements Callable<Integer> {
     @Option(
             names = {"-c", "--config"},
-            required = true,
             paramLabel = "FILE",
-            description = "YAML configuration file")
+            description = "YAML configuration file; with --nutcracker, only the proxy's own settings")
     private Path config;
+
+    @Option(
+            names = "--nutcracker",
+            paramLabel = "FILE",
+            description = "run one pool of a twemproxy nutcracker.yml; keys the proxy cannot honour are refused")
+    private Path nutcracker;
+
+    @Option(
+            names = "--pool",
+            paramLabel = "NAME",
+            description = "with --nutcracker: the pool to run (needed when the file has more than one)")
+    private String pool;
 
     @Option(names = "--check", description = "validate the configuration and exit")
     private boolean checkOnly;
@@ -51,11 +64,19 @@ public final class MemcachedProxy implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (config == null && nutcracker == null) {
+            System.err.println("locus-memcached-proxy: missing --config FILE or --nutcracker FILE");
+            return 2;
+        }
+        if (pool != null && nutcracker == null) {
+            System.err.println("locus-memcached-proxy: --pool " + pool + " without --nutcracker FILE");
+            return 2;
+        }
         ProxyConfig cfg;
         try {
-            cfg = ConfigLoader.load(config);
+            cfg = nutcracker == null ? ConfigLoader.load(config) : NutcrackerConfig.load(nutcracker, pool, config);
         } catch (ConfigException e) {
-            System.err.println("locus-memcached-proxy: " + config + ": " + e.getMessage());
+            System.err.println("locus-memcached-proxy: " + (nutcracker == null ? config + ": " : "") + e.getMessage());
             return 2;
         }
         if (checkOnly) {
@@ -73,9 +94,20 @@ public final class MemcachedProxy implements Callable<Integer> {
             System.err.println("locus-memcached-proxy: " + e.getMessage());
             return 1;
         }
-        TenantReloader reloader =
-                new TenantReloader(config, server, cfg.server().reloadIntervalMicros());
-        reloader.onSighup();
+        // Tenants live in the proxy's own file: with a nutcracker file alone there is nothing to reload.
+        TenantReloader reloader = config == null
+                ? null
+                : new TenantReloader(config, reloadFrom(), server, cfg.server().reloadIntervalMicros());
+        if (reloader != null) {
+            reloader.onSighup();
+        } else if (!TenantReloader.sighupIgnored()) {
+            // The JVM's own SIGHUP handling would end the process: a service manager's reload must not stop it.
+            sun.misc.Signal.handle(
+                    new sun.misc.Signal("HUP"),
+                    s -> System.err.println(
+                            "locus-memcached-proxy: SIGHUP: nothing to reload without --config (the nutcracker"
+                                    + " pool is read at start-up)"));
+        }
         // SIGTERM and SIGINT are handled rather than left to the JVM, which would end the process with 128 + the
         // signal's number after its shutdown hooks: a stop asked for is a clean exit, status 0.
         CountDownLatch stopAsked = new CountDownLatch(1);
@@ -83,9 +115,19 @@ public final class MemcachedProxy implements Callable<Integer> {
             sun.misc.Signal.handle(new sun.misc.Signal(name), s -> stopAsked.countDown());
         }
         stopAsked.await();
-        reloader.close();
+        if (reloader != null) {
+            reloader.close();
+        }
         server.close();
         return 0;
+    }
+
+    /** How a reload reads the configuration: the same files and pool as at start-up. */
+    private java.util.function.Supplier<ProxyConfig> reloadFrom() {
+        Path nc = nutcracker;
+        Path own = config;
+        String name = pool;
+        return nc == null ? () -> ConfigLoader.load(own) : () -> NutcrackerConfig.load(nc, name, own);
     }
 
     /**

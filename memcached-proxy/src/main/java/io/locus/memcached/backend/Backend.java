@@ -11,13 +11,17 @@ import java.util.List;
  *
  * <p>After a failed connect the backend is down for the retry interval: calls fail at once with
  * {@code SERVER_ERROR backend unavailable} instead of waiting on a dead host. The first call after the interval tries
- * again, so the proxy recovers by itself when the backend returns. Confined to its event loop.
+ * again, so the proxy recovers by itself when the backend returns. Failures and replies are also told to the pool's
+ * {@link PoolRing}, which ejects a failing backend from the ring when {@code backend.auto_eject_hosts} is on.
+ * Confined to its event loop.
  */
 public final class Backend implements BackendConnection.Health {
     private final String host;
     private final int port;
     private final long retryNanos;
     private final List<BackendConnection> conns = new ArrayList<>();
+    private final PoolRing ring;
+    private final int index;
     private long downUntilNanos;
     private long downSinceNanos;
     private boolean down;
@@ -25,6 +29,8 @@ public final class Backend implements BackendConnection.Health {
     Backend(
             String host,
             int port,
+            PoolRing ring,
+            int index,
             EventLoop loop,
             int connections,
             ProtocolLimits limits,
@@ -35,6 +41,8 @@ public final class Backend implements BackendConnection.Health {
         this.host = host;
         this.port = port;
         this.retryNanos = retryMicros * 1000;
+        this.ring = ring;
+        this.index = index;
         for (int i = 0; i < connections; i++) {
             conns.add(new BackendConnection(host, port, this, loop, limits, stats, timeoutMicros, (int)
                     Math.max(1, connectTimeoutMicros / 1000)));
@@ -84,6 +92,20 @@ public final class Backend implements BackendConnection.Health {
     @Override
     public void markUp() {
         down = false;
+    }
+
+    @Override
+    public void failed() {
+        if (ring != null) {
+            ring.failure(index);
+        }
+    }
+
+    @Override
+    public void replied() {
+        if (ring != null) {
+            ring.ok(index);
+        }
     }
 
     /** "up", "down" (failing fast) or "retrying" (the interval has passed; the next call connects). */

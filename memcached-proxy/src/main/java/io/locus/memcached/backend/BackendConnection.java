@@ -46,6 +46,12 @@ public final class BackendConnection {
         void markUp();
 
         void markDown();
+
+        /** The connection was lost, timed out or could not be made: one failure toward ejection. */
+        void failed();
+
+        /** A reply arrived: the backend is answering. */
+        void replied();
     }
 
     private final String host;
@@ -153,6 +159,7 @@ public final class BackendConnection {
                         address(),
                         done.cause().toString());
                 health.markDown();
+                health.failed();
                 channel = null;
                 failAll(UNAVAILABLE);
                 return;
@@ -219,6 +226,8 @@ public final class BackendConnection {
                 address(),
                 timeoutMicros,
                 outstanding());
+        // Counted before the client hears of it, so its next request already sees an ejection this one caused.
+        health.failed();
         call.fail(TIMEOUT);
         // Replies on this connection can no longer be matched to requests: start afresh.
         failAll(TIMEOUT);
@@ -266,6 +275,7 @@ public final class BackendConnection {
             }
             // The send time is the expiry less the timeout: no second clock read per call on the way out.
             latency.observe((System.nanoTime() - call.timeoutAtNanos() + timeoutMicros * 1000) / 1e9);
+            health.replied();
             call.reply(reply);
         }
 
@@ -274,6 +284,7 @@ public final class BackendConnection {
             if (ctx.channel() == channel) {
                 LOG.warn("backend {} closed the connection ({} calls on it)", address(), outstanding());
                 channel = null;
+                health.failed();
                 failAll(UNAVAILABLE);
             }
         }
@@ -283,6 +294,7 @@ public final class BackendConnection {
             if (ctx.channel() == channel) {
                 LOG.warn("backend {} connection failed: {}", address(), cause.toString());
                 channel = null;
+                health.failed();
                 failAll(UNAVAILABLE);
             }
             ctx.close();

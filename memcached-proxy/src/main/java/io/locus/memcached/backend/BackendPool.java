@@ -14,17 +14,19 @@ import java.util.List;
  * loop.
  */
 public final class BackendPool {
-    private final KetamaRing ring;
+    private final PoolRing ring;
     private final EventLoop loop;
     private final List<Backend> backends = new ArrayList<>();
 
-    public BackendPool(ProxyConfig config, KetamaRing ring, EventLoop loop, ProxyStats stats) {
+    public BackendPool(ProxyConfig config, PoolRing ring, EventLoop loop, ProxyStats stats) {
         this.ring = ring;
         this.loop = loop;
         for (BackendAddress a : config.servers()) {
             backends.add(new Backend(
                     a.host(),
                     a.port(),
+                    ring,
+                    backends.size(),
                     loop,
                     config.backend().conns(),
                     config.limits().protocol(),
@@ -35,13 +37,13 @@ public final class BackendPool {
         }
     }
 
-    /** Builds the ring for a configuration (nutcracker's placement). */
-    public static KetamaRing ringFor(ProxyConfig config) {
+    /** Builds the ring for a configuration (nutcracker's placement and ejection). */
+    public static PoolRing ringFor(ProxyConfig config) {
         List<KetamaRing.Server> servers = new ArrayList<>();
         for (BackendAddress a : config.servers()) {
             servers.add(new KetamaRing.Server(a.host(), a.port(), a.weight(), a.name()));
         }
-        return new KetamaRing(servers);
+        return new PoolRing(new KetamaRing(servers), config.backend().ejection());
     }
 
     /** The I/O thread that owns these backends' connections. */

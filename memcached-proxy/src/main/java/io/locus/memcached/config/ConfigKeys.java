@@ -112,6 +112,30 @@ public final class ConfigKeys {
                     MS,
                     3600 * S,
                     "after a failed connect, requests to that backend fail fast this long before the next attempt"),
+            key(
+                    "backend.auto_eject_hosts",
+                    BOOL,
+                    "false",
+                    0,
+                    0,
+                    "take a server out of the ring after backend.server_failure_limit consecutive failures, its keys "
+                            + "going to the next server on the ring (nutcracker's auto_eject_hosts)"),
+            key(
+                    "backend.server_failure_limit",
+                    INT,
+                    "2",
+                    1,
+                    1_000_000,
+                    "consecutive failures (timeouts, refused or lost connections) that eject a server; a reply resets "
+                            + "the count (nutcracker's server_failure_limit)"),
+            key(
+                    "backend.server_retry_timeout",
+                    DURATION,
+                    "30s",
+                    MS,
+                    24 * 3600 * S,
+                    "how long an ejected server stays out of the ring before it is put back and tried again; a bare "
+                            + "number is ms, as in nutcracker (nutcracker's server_retry_timeout)"),
             key("pool.distribution", ENUM, "ketama", 0, 0, "key placement {ketama}; nutcracker-compatible"),
             key("pool.hash", ENUM, "fnv1a_64", 0, 0, "key hash {fnv1a_64}; nutcracker's default"),
             key("hints.tenant_token", LETTER, "P", 0, 0, "meta flag letter carrying the tenant"),

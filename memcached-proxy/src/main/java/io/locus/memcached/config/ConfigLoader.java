@@ -42,6 +42,11 @@ public final class ConfigLoader {
 
     /** Parses configuration text; {@code source} names it in errors. */
     public static ProxyConfig parse(String yamlText, String source) {
+        return fromFlat(flatKeys(yamlText, source));
+    }
+
+    /** The keys of configuration text, nested mappings joined with dots ({@code backend.timeout}), not yet checked. */
+    static Map<String, Object> flatKeys(String yamlText, String source) {
         Object root;
         try {
             root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yamlText);
@@ -57,6 +62,11 @@ public final class ConfigLoader {
         }
         Map<String, Object> flat = new TreeMap<>();
         flatten("", map, flat);
+        return flat;
+    }
+
+    /** Checks flat keys ({@link #flatKeys}) and builds the configuration; consumes {@code flat}. */
+    static ProxyConfig fromFlat(Map<String, Object> flat) {
         Map<String, Object> values = scalars(flat);
         List<Listener> listeners = StructuredKeys.listeners(flat.remove("listeners"), (String) values.get("listen"));
         List<BackendAddress> servers = StructuredKeys.servers(flat.remove("pool.servers"));
@@ -80,6 +90,10 @@ public final class ConfigLoader {
                 s.localCache(),
                 s.balance(),
                 s.tenant(tenants, rules, allowed));
+        if (config.backend().ejection().autoEjectHosts() && config.balance().active()) {
+            throw new ConfigException("backend.auto_eject_hosts: true with lb.enabled or replication_factor above 1"
+                    + " (expected: false; the balancer's replicas and moved buckets do not follow an ejection)");
+        }
         try {
             new io.locus.memcached.tenant.TenantResolver(config.tenantPolicy());
         } catch (IllegalArgumentException e) {

@@ -86,7 +86,11 @@ final class Sections {
                 intValue("backend.conns"),
                 longValue("backend.timeout"),
                 longValue("backend.connect_timeout"),
-                longValue("backend.retry_interval"));
+                longValue("backend.retry_interval"),
+                new BackendSection.Ejection(
+                        bool("backend.auto_eject_hosts"),
+                        intValue("backend.server_failure_limit"),
+                        longValue("backend.server_retry_timeout")));
     }
 
     DeadlineSection deadline() {

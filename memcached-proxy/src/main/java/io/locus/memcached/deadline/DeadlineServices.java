@@ -1,6 +1,6 @@
 package io.locus.memcached.deadline;
 
-import io.locus.memcached.backend.KetamaRing;
+import io.locus.memcached.backend.PoolRing;
 import io.locus.memcached.cache.ClassPolicy;
 import io.locus.memcached.cache.DeadlineCache;
 import io.locus.memcached.cache.DeadlineCacheConfig;
@@ -36,7 +36,7 @@ public final class DeadlineServices {
     private final TenantMetrics metrics = new TenantMetrics();
     private final java.util.concurrent.atomic.LongAdder reissues = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder fillsCoalesced = new java.util.concurrent.atomic.LongAdder();
-    private final KetamaRing ring;
+    private final PoolRing ring;
     private final ProxyStats stats;
     private final long nominalMicros;
     private final boolean classicRejectAsError;
@@ -47,7 +47,7 @@ public final class DeadlineServices {
     /**
      * @throws ConfigException naming the key if the configuration is not usable for the deadline path
      */
-    public DeadlineServices(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
+    public DeadlineServices(ProxyConfig config, PoolRing ring, ProxyStats stats) {
         this.ring = ring;
         this.stats = stats;
         DeadlineSection d = config.deadline();
@@ -140,7 +140,7 @@ public final class DeadlineServices {
         return metrics;
     }
 
-    KetamaRing ring() {
+    PoolRing ring() {
         return ring;
     }
 

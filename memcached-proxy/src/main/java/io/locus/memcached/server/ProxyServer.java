@@ -1,8 +1,8 @@
 package io.locus.memcached.server;
 
 import io.locus.memcached.backend.BackendPool;
-import io.locus.memcached.backend.KetamaRing;
 import io.locus.memcached.backend.PassThroughHandler;
+import io.locus.memcached.backend.PoolRing;
 import io.locus.memcached.backend.RequestHandler;
 import io.locus.memcached.backend.Transport;
 import io.locus.memcached.balance.netty.BalancingHandler;
@@ -53,7 +53,7 @@ public final class ProxyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProxyServer.class);
 
     private final ProxyConfig config;
-    private final KetamaRing ring;
+    private final PoolRing ring;
     private final ProxyStats stats = new ProxyStats();
     private final Map<EventLoop, BackendPool> pools = new ConcurrentHashMap<>();
     private final Map<EventLoop, RequestHandler> handlers = new ConcurrentHashMap<>();
@@ -115,6 +115,7 @@ public final class ProxyServer implements AutoCloseable {
         balancing = BalancingServices.create(config, ring, stats);
         StatsTable table = ProxyStats.table(
                 stats, config.server().version(), config.server().ioThreads());
+        table.add(StatsTable.GENERAL, ring::statsLines);
         if (deadlines != null) {
             table.add(StatsTable.DEADLINE, deadlines::statsLines);
         }
@@ -190,7 +191,7 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /** The ring placing keys on backends (the same as nutcracker's for this pool). */
-    public KetamaRing ring() {
+    public PoolRing ring() {
         return ring;
     }
 

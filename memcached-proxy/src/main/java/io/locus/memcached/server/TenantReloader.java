@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,7 @@ public final class TenantReloader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TenantReloader.class);
 
     private final Path file;
+    private final Supplier<ProxyConfig> loader;
     private final ProxyServer server;
     private final ScheduledExecutorService poller;
     private byte[] lastContent;
@@ -33,7 +35,17 @@ public final class TenantReloader implements AutoCloseable {
      * @param intervalMicros polling period in µs; 0 = no polling (SIGHUP or {@link #reload()} only)
      */
     public TenantReloader(Path file, ProxyServer server, long intervalMicros) {
+        this(file, () -> ConfigLoader.load(file), server, intervalMicros);
+    }
+
+    /**
+     * @param file the file watched for changes
+     * @param loader reads the whole configuration again (the proxy may be configured from more than {@code file})
+     * @param intervalMicros polling period in µs; 0 = no polling (SIGHUP or {@link #reload()} only)
+     */
+    public TenantReloader(Path file, Supplier<ProxyConfig> loader, ProxyServer server, long intervalMicros) {
         this.file = file;
+        this.loader = loader;
         this.server = server;
         this.lastContent = read();
         if (intervalMicros > 0) {
@@ -70,7 +82,7 @@ public final class TenantReloader implements AutoCloseable {
     }
 
     /** Whether this process ignores SIGHUP, from the kernel's mask of ignored signals ({@code SigIgn}). */
-    static boolean sighupIgnored() {
+    public static boolean sighupIgnored() {
         try {
             return ignores(Files.readString(Path.of("/proc/self/status")), 1);
         } catch (IOException e) {
@@ -113,7 +125,7 @@ public final class TenantReloader implements AutoCloseable {
         lastContent = read();
         ProxyConfig fresh;
         try {
-            fresh = ConfigLoader.load(file);
+            fresh = loader.get();
         } catch (ConfigException e) {
             LOG.error("configuration reload of {} refused, keeping the running tenants: {}", file, e.getMessage());
             return false;

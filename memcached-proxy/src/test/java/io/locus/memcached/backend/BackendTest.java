@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 class BackendTest {
     private static Backend backend() {
-        return new Backend("127.0.0.1", 1, null, 1, null, new ProxyStats(), 1_000_000, 1_000_000, 60_000_000);
+        return new Backend("127.0.0.1", 1, null, 0, null, 1, null, new ProxyStats(), 1_000_000, 1_000_000, 60_000_000);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.locus.memcached.balance.netty;
 import io.locus.memcached.backend.BackendPool;
 import io.locus.memcached.backend.KetamaRing;
 import io.locus.memcached.backend.PassThroughHandler;
+import io.locus.memcached.backend.PoolRing;
 import io.locus.memcached.backend.ReplySink;
 import io.locus.memcached.backend.Transport;
 import io.locus.memcached.balance.BalanceConfig;
@@ -93,14 +94,14 @@ public final class BalancingServices implements AutoCloseable {
     private final java.util.concurrent.ScheduledExecutorService memoryPoller;
 
     /** The balancer of {@code config}, or null when {@code lb.enabled} is false and {@code replication_factor} 1. */
-    public static BalancingServices create(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
+    public static BalancingServices create(ProxyConfig config, PoolRing ring, ProxyStats stats) {
         if (!config.balance().active()) {
             return null;
         }
         return new BalancingServices(config, ring, stats);
     }
 
-    private BalancingServices(ProxyConfig config, KetamaRing ring, ProxyStats stats) {
+    private BalancingServices(ProxyConfig config, PoolRing ring, ProxyStats stats) {
         this.config = config.balance().tuning();
         this.stats = stats;
         List<VirtualBucketTable.RingServer> servers = new ArrayList<>();
