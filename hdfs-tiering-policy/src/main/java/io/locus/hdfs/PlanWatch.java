@@ -229,8 +229,10 @@ final class PlanWatch implements AutoCloseable {
                 return s.getModificationTime() + "/" + s.getLen();
             } catch (java.io.FileNotFoundException e) {
                 throw e;
-            } catch (IOException e) {
-                close(); // unreachable: resolve the file system afresh next period (the NameNode may have moved)
+            } catch (IOException | IllegalArgumentException e) {
+                // Unreachable, or resolved while the NameNode was still starting (its address then ends in port 0 and
+                // every path is a "Wrong FS"): resolve the file system afresh next period.
+                close();
                 throw e;
             }
         }
@@ -241,6 +243,9 @@ final class PlanWatch implements AutoCloseable {
                 ByteArrayOutputStream bytes = new ByteArrayOutputStream();
                 IOUtils.copyBytes(in, bytes, 64 * 1024, false);
                 return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                close();
+                throw e;
             }
         }
 
