@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,30 +30,30 @@ class DistIT {
     private static final String VERSION = System.getProperty("locus.version");
     private static final Path ROOT = TARGET.resolve("dist-it");
     private static final Path HOME = ROOT.resolve("home");
-    private static Path tools;
+    private static ReleaseTools tools;
 
     @BeforeAll
     static void unpack() throws Exception {
         Archives.deleteTree(ROOT);
         Files.createDirectories(HOME);
-        tools = untar("tools").resolve("locus-tools-" + VERSION);
+        tools = new ReleaseTools(untar("tools").resolve("locus-tools-" + VERSION), ROOT, HOME);
     }
 
     @Test
     void everyLauncher_answersHelpAndTheBuildsVersion() throws Exception {
         for (String tool : List.of("locus-drop", "locus-cast", "locus-virtcache")) {
-            Result help = run(tool, "--help");
-            assertEquals(0, help.code, tool + " --help: " + help);
-            assertTrue(help.out.contains("Usage: " + tool), tool + " --help: " + help);
-            Result version = run(tool, "--version");
-            assertEquals(0, version.code, tool + " --version: " + version);
-            assertEquals(tool + " " + VERSION, version.out.trim(), tool + " --version");
+            ReleaseTools.Result help = tools.run(tool, "--help");
+            assertEquals(0, help.code(), tool + " --help: " + help);
+            assertTrue(help.out().contains("Usage: " + tool), tool + " --help: " + help);
+            ReleaseTools.Result version = tools.run(tool, "--version");
+            assertEquals(0, version.code(), tool + " --version: " + version);
+            assertEquals(tool + " " + VERSION, version.out().trim(), tool + " --version");
         }
-        Result proxyHelp = run("locus-proxy", "--help");
-        assertEquals(0, proxyHelp.code, "locus-proxy --help: " + proxyHelp);
-        assertTrue(proxyHelp.out.contains("--config"), "locus-proxy --help: " + proxyHelp);
-        Result proxyVersion = run("locus-proxy", "--version");
-        assertEquals("locus-memcached-proxy " + VERSION, proxyVersion.out.trim(), "locus-proxy --version");
+        ReleaseTools.Result proxyHelp = tools.run("locus-proxy", "--help");
+        assertEquals(0, proxyHelp.code(), "locus-proxy --help: " + proxyHelp);
+        assertTrue(proxyHelp.out().contains("--config"), "locus-proxy --help: " + proxyHelp);
+        ReleaseTools.Result proxyVersion = tools.run("locus-proxy", "--version");
+        assertEquals("locus-memcached-proxy " + VERSION, proxyVersion.out().trim(), "locus-proxy --version");
     }
 
     @Test
@@ -67,28 +66,29 @@ class DistIT {
             }
         }
         Files.write(keys, paths);
-        Result r = run("locus-drop", "evaluate", "--keys", keys.toString(), "--nodes", "4", "--json");
-        assertEquals(0, r.code, r.toString());
-        assertTrue(r.out.startsWith("{") && r.out.contains("\"keys\":1000"), r.toString());
+        ReleaseTools.Result r =
+                tools.run("locus-drop", "evaluate", "--keys", keys.toString(), "--nodes", "4", "--json");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().startsWith("{") && r.out().contains("\"keys\":1000"), r.toString());
     }
 
     @Test
     void locusCast_plansTheShippedExampleWorkload() throws Exception {
         Path plan = ROOT.resolve("plan.json");
-        Result r = run(
+        ReleaseTools.Result r = tools.run(
                 "locus-cast",
                 "plan",
                 "--workload",
-                tools.resolve("share/cast/examples/workload.yaml").toString(),
+                tools.dir().resolve("share/cast/examples/workload.yaml").toString(),
                 "--out",
                 plan.toString());
-        assertEquals(0, r.code, r.toString());
+        assertEquals(0, r.code(), r.toString());
         assertTrue(Files.readString(plan).contains("\"schema\" : \"locus-cast-plan/1\""), Files.readString(plan));
     }
 
     @Test
     void locusVirtcache_reachesLibgfapi_andNamesTheVolumeItCannotReach() throws Exception {
-        Result r = run(
+        ReleaseTools.Result r = tools.run(
                 "locus-virtcache",
                 "status",
                 "--server",
@@ -99,9 +99,9 @@ class DistIT {
                 "/disk.img",
                 "--gfapi-log",
                 ROOT.resolve("gfapi.log").toString());
-        assertEquals(1, r.code, r.toString());
-        assertTrue(r.err.startsWith("locus-virtcache: "), r.toString());
-        assertTrue(r.err.contains("locus-dist-it-novol"), r.toString());
+        assertEquals(1, r.code(), r.toString());
+        assertTrue(r.err().startsWith("locus-virtcache: "), r.toString());
+        assertTrue(r.err().contains("locus-dist-it-novol"), r.toString());
     }
 
     @Test
@@ -119,7 +119,7 @@ class DistIT {
                     "env",
                     "HOME=" + HOME,
                     "LOCUS_JAVA_OPTS=" + String.join(" ", HostProcess.privateTmpJvmOption()),
-                    tools.resolve("bin/locus-proxy").toString(),
+                    tools.dir().resolve("bin/locus-proxy").toString(),
                     "--config",
                     config.toString());
             try (HostProcess proxy = HostProcess.start("locus-proxy-dist", command, dir.resolve("proxy.log"))) {
@@ -170,42 +170,5 @@ class DistIT {
 
     private static Path untar(String id) throws Exception {
         return Archives.untar(TARGET, VERSION, id, ROOT);
-    }
-
-    private static final class Result {
-        final int code;
-        final String out;
-        final String err;
-
-        Result(int code, String out, String err) {
-            this.code = code;
-            this.out = out;
-            this.err = err;
-        }
-
-        @Override
-        public String toString() {
-            return "exit " + code + "\nstdout: " + out + "\nstderr: " + err;
-        }
-    }
-
-    /** Runs a launcher as an operator would: by its path, HOME empty, nothing of the build on any path. */
-    private static Result run(String launcher, String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(tools.resolve("bin").resolve(launcher).toString());
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile());
-        pb.environment().put("HOME", HOME.toString());
-        pb.environment().put("LOCUS_JAVA_OPTS", String.join(" ", HostProcess.privateTmpJvmOption()));
-        pb.environment().remove("CLASSPATH");
-        pb.environment().remove("MAVEN_OPTS");
-        Path out = Files.createTempFile(ROOT, launcher, ".out");
-        Path err = Files.createTempFile(ROOT, launcher, ".err");
-        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(180, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(launcher + " " + String.join(" ", args) + " did not finish in 180 s");
-        }
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
     }
 }

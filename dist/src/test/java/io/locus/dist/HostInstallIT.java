@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.locus.cassandra.fixture.CassandraNode;
 import io.locus.cassandra.fixture.ForkedCassandraNode;
-import io.locus.fixture.HostProcess;
 import io.locus.gluster.fixture.GlusterVolume;
 import io.locus.gluster.fixture.UserTranslator;
 import io.locus.gluster.gfapi.GlusterFile;
@@ -195,28 +194,15 @@ class HostInstallIT {
 
     /** The tools archive's {@code locus-drop plan} for one node, as an operator runs it: its {@code initial_token}. */
     private static String plannedToken(List<String> paths) throws Exception {
-        Path tools = Archives.untar(TARGET, VERSION, "tools", ROOT).resolve("locus-tools-" + VERSION);
-        Path keys = ROOT.resolve("keys.txt");
-        Files.write(keys, paths);
         Path home = ROOT.resolve("home");
         Files.createDirectories(home);
-        ProcessBuilder pb = new ProcessBuilder(
-                        tools.resolve("bin/locus-drop").toString(),
-                        "plan",
-                        "--keys",
-                        keys.toString(),
-                        "--nodes",
-                        "1",
-                        "--json")
-                .directory(ROOT.toFile());
-        pb.environment().put("HOME", home.toString());
-        pb.environment().put("LOCUS_JAVA_OPTS", String.join(" ", HostProcess.privateTmpJvmOption()));
-        Path out = ROOT.resolve("plan.json");
-        Path err = ROOT.resolve("plan.err");
-        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "locus-drop plan did not finish");
-        assertEquals(0, p.exitValue(), Files.readString(err));
-        JsonNode node = new ObjectMapper().readTree(out.toFile()).path("nodes").get(0);
+        ReleaseTools tools = new ReleaseTools(
+                Archives.untar(TARGET, VERSION, "tools", ROOT).resolve("locus-tools-" + VERSION), ROOT, home);
+        Path keys = ROOT.resolve("keys.txt");
+        Files.write(keys, paths);
+        ReleaseTools.Result plan = tools.run("locus-drop", "plan", "--keys", keys.toString(), "--nodes", "1", "--json");
+        assertEquals(0, plan.code(), plan.toString());
+        JsonNode node = new ObjectMapper().readTree(plan.out()).path("nodes").get(0);
         String token = node.path("initial_token").asText();
         assertTrue(!token.isEmpty() && !token.contains(","), "initial_token of " + node);
         return token;

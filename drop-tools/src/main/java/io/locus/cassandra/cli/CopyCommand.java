@@ -2,21 +2,15 @@ package io.locus.cassandra.cli;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import io.locus.cassandra.copy.CopyCheckpoint;
-import io.locus.cassandra.copy.RowDigest;
 import io.locus.cassandra.copy.TableCopy;
-import io.locus.cassandra.driver.DropDriver;
 import io.locus.cli.JsonOutput;
 import io.locus.cli.OutputOptions;
 import io.locus.cli.Progress;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -129,8 +123,8 @@ final class CopyCommand implements Callable<Integer> {
         String job = from + " " + source[0] + "." + source[1] + " -> " + to + " " + target[0] + "." + target[1];
         CopyCheckpoint state = CopyCheckpoint.open(file, job, splits);
         PrintWriter w = spec.commandLine().getOut();
-        try (CqlSession src = session(CqlSession.builder(), fromAddress, fromDatacenter);
-                CqlSession dst = session(DropDriver.sessionBuilder(), toAddress, toDatacenter)) {
+        try (CqlSession src = Contact.session(fromAddress, fromDatacenter);
+                CqlSession dst = Contact.session(toAddress, toDatacenter)) {
             TableCopy copy = TableCopy.between(
                     new TableCopy.Side(src, source[0], source[1], from),
                     new TableCopy.Side(dst, target[0], target[1], to),
@@ -151,14 +145,13 @@ final class CopyCommand implements Callable<Integer> {
             result.put("rowsWritten", progress.rowsWritten());
             int code = 0;
             if (progress.splitsLeft() == 0) {
-                RowDigest[] digests = copy.verify();
-                boolean same = digests[0].sameAs(digests[1]);
-                result.put("sourceRows", digests[0].rows());
-                result.put("targetRows", digests[1].rows());
-                result.put("sourceDigest", digests[0].sum());
-                result.put("targetDigest", digests[1].sum());
-                result.put("verified", same);
-                if (same) {
+                TableCopy.Comparison check = copy.verify();
+                result.put("sourceRows", check.source().rows());
+                result.put("targetRows", check.target().rows());
+                result.put("sourceDigest", check.source().sum());
+                result.put("targetDigest", check.target().sum());
+                result.put("verified", check.same());
+                if (check.same()) {
                     state.delete();
                 } else {
                     code = 1;
@@ -177,30 +170,27 @@ final class CopyCommand implements Callable<Integer> {
                     w.printf("checkpoint %s; run the same command again to go on%n", file);
                 } else {
                     w.printf(
-                            "source %s: %s rows, digest %s%ntarget %s: %s rows, digest %s%n%s%n",
+                            "source %s: %s rows, digest %s%ntarget %s: %s rows, digest %s%n",
                             from,
                             result.get("sourceRows"),
                             result.get("sourceDigest"),
                             to,
                             result.get("targetRows"),
-                            result.get("targetDigest"),
-                            code == 0
-                                    ? "the target holds exactly the source's rows"
-                                    : "the target DIFFERS from the source (rows written to either side during the copy,"
-                                            + " or rows the target had before); checkpoint kept: " + file);
+                            result.get("targetDigest"));
+                    if (code == 0) {
+                        w.println("the target holds exactly the source's rows");
+                    }
                 }
             }
             w.flush();
-            if (code != 0 && output.json) {
-                return code;
-            }
             if (code != 0) {
-                throw new IllegalStateException("the target " + to + " " + target[0] + "." + target[1]
-                        + " differs from the source: " + result.get("sourceRows") + " rows, digest "
-                        + result.get("sourceDigest") + " against " + result.get("targetRows") + " rows, digest "
-                        + result.get("targetDigest"));
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("locus-drop: the target " + to + " " + target[0] + "." + target[1]
+                        + " differs from the source (rows written to either side during the copy, or rows the target"
+                        + " had before); checkpoint kept: " + file);
+                err.flush();
             }
-            return 0;
+            return code;
         }
     }
 
@@ -221,15 +211,5 @@ final class CopyCommand implements Callable<Integer> {
                     "--consistency " + consistency
                             + " (expected: ONE, LOCAL_ONE, QUORUM, LOCAL_QUORUM, EACH_QUORUM or ALL)");
         }
-    }
-
-    private static CqlSession session(CqlSessionBuilder builder, InetSocketAddress address, String datacenter) {
-        DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))
-                .build();
-        return builder.withConfigLoader(config)
-                .addContactPoint(address)
-                .withLocalDatacenter(datacenter)
-                .build();
     }
 }

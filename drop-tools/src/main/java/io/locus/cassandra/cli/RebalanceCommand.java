@@ -1,8 +1,6 @@
 package io.locus.cassandra.cli;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
-import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -191,14 +189,7 @@ final class RebalanceCommand implements Callable<Integer> {
     }
 
     private CqlSession open(InetSocketAddress address) {
-        DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))
-                .build();
-        return DropDriver.sessionBuilder()
-                .withConfigLoader(config)
-                .addContactPoint(address)
-                .withLocalDatacenter(datacenter)
-                .build();
+        return Contact.session(address, datacenter);
     }
 
     private TokenMap tokenMap(CqlSession session) {

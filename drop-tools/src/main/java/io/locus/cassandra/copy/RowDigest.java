@@ -11,7 +11,10 @@ import java.security.NoSuchAlgorithmException;
  * Not thread-safe.
  */
 public final class RowDigest {
+    private static final byte[] NULL_VALUE = {-1, -1, -1, -1};
+
     private final MessageDigest sha;
+    private final ByteBuffer length = ByteBuffer.allocate(4);
     private long rows;
     private long sum;
 
@@ -28,10 +31,10 @@ public final class RowDigest {
         sha.reset();
         for (ByteBuffer v : values) {
             if (v == null) {
-                sha.update(new byte[] {-1, -1, -1, -1});
+                sha.update(NULL_VALUE);
             } else {
                 ByteBuffer d = v.duplicate();
-                sha.update(ByteBuffer.allocate(4).putInt(0, d.remaining()).array());
+                sha.update(length.putInt(0, d.remaining()).array());
                 sha.update(d);
             }
         }
